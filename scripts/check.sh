@@ -1,0 +1,59 @@
+#!/bin/bash
+# make check: install what is missing, build everything, run the unit tests
+# (CTest), the VM runner's self-test and the VM tests, and close with one
+# 'N passed, N failed, N skipped' line over all of them.
+#
+# usage: check.sh [TEST...]   (VM tests to run; default all)
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+log=build/check
+mkdir -p "$log"
+
+passed=0 failed=0 skipped=0
+
+# Add the counts of a runner's 'N passed, N failed[, N skipped]' line.
+count() {
+	local line
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "check: $2 printed no result line" >&2
+		failed=$((failed + 1))
+		return
+	fi
+	set -- $(echo "$line" | grep -oE '[0-9]+')
+	passed=$((passed + $1))
+	failed=$((failed + $2))
+	skipped=$((skipped + ${3:-0}))
+}
+
+scripts/install-deps.sh || exit 1
+if ! make --no-print-directory all > "$log/build.log" 2>&1; then
+	cat "$log/build.log"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+rm -f "$log"/*.count
+echo "== unit tests"
+ctest --test-dir build/userspace -j2 --output-on-failure 2>&1 | tee "$log/ctest.log"
+total=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' "$log/ctest.log")
+if [ -n "$total" ]; then
+	set -- $total
+	echo "$(($2 - $1)) passed, $1 failed" > "$log/ctest.count"
+elif grep -q "No tests were found" "$log/ctest.log"; then
+	echo "0 passed, 0 failed" > "$log/ctest.count"
+fi
+count "$log/ctest.count" ctest
+
+echo "== VM runner self-test"
+selftests/vm/selftest.sh 2>&1 | tee "$log/vm-selftest.log"
+count "$log/vm-selftest.log" "VM runner self-test"
+
+echo "== VM tests"
+selftests/vm/run.sh "$@" 2>&1 | tee "$log/vm.log"
+count "$log/vm.log" "VM tests"
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

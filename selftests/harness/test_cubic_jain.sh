@@ -1,0 +1,31 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Harness check (c): two cubic flows share a 500 Mbit/s dumbbell
+# bottleneck (RED, which drops for non-ECN cubic); records their Jain
+# index, the baseline figure (no threshold on it). The checks are on the
+# measurement itself: both flows carry data, the common-window total does
+# not exceed the link, and the index is the one the goodputs give.
+# uno-timeout: 120
+. "$(dirname "$0")/../lib/testbed.sh"
+
+RATE=500
+
+tb_dumbbell 2 0
+tb_bottleneck_red $RATE 30
+tb_flow h1 cubic 20 > /dev/null
+tb_flow h2 cubic 20 > /dev/null
+tb_measure 3 10
+tb_flows_stop
+
+set -- $(jq -r '.flows[].goodput_mbps' "$OUT_DIR/results.json")
+jain=$(tb_calc "($1 + $2) * ($1 + $2) / (2 * ($1 * $1 + $2 * $2))")
+tb_log "cubic goodputs $1 and $2 Mbit/s, Jain $TB_JAIN"
+
+tb_check flow1_mbps "$1" ">" 0
+tb_check flow2_mbps "$2" ">" 0
+tb_check total_over_rate "$(tb_calc "$TB_TOTAL / $RATE")" "<=" 1.02
+tb_check utilisation "$TB_UTIL" ">=" 0.80
+err=$(tb_calc "$TB_JAIN - $jain")
+tb_check jain_error "${err#-}" "<" 0.001
+tb_check jain_in_range "$TB_JAIN" ">=" 0.5
+tb_exit

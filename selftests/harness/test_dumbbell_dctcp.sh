@@ -1,0 +1,31 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Harness check (a): a 1 Gbit/s dumbbell bottleneck (TBF shaping, RED step
+# ECN marking at 30 KB) carries a single dctcp flow at >= 90 % of its rate,
+# with ECN negotiated: the bottleneck marks and the sender sees the marks
+# echoed (delivered_ce in ss -ti).
+# uno-timeout: 120
+. "$(dirname "$0")/../lib/testbed.sh"
+
+RATE=1000
+MARK_KB=30
+
+tb_dumbbell 1 0
+tb_bottleneck_red $RATE $MARK_KB
+tb_receiver_cc dctcp
+tb_qdisc_sampler tor p0 0.5
+tb_flow h1 dctcp 20 > /dev/null
+tb_measure 3 10
+echoed=$(tb_ss_field h1 delivered_ce)
+tb_flows_stop
+
+marked=$(tb_qdisc_counter tor p0 marked)
+drops=$(tb_qdisc_counter tor p0 drops)
+p99=$(jq .backlog_p99_bytes "$OUT_DIR/results.json")
+tb_log "goodput $TB_TOTAL Mbit/s, marks $marked, echoed $echoed, drops $drops, p99 backlog $p99 B"
+
+tb_check utilisation "$TB_UTIL" ">=" 0.90
+tb_check utilisation_not_above_rate "$TB_UTIL" "<=" 1.02
+tb_check ce_marks "$marked" ">" 0
+tb_check ce_echoed_segments "$echoed" ">" 0
+tb_exit

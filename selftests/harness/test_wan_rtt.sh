@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Harness check (b): the measured idle RTT of an inter-DC sender matches the
+# WAN delay netem adds (20 ms round trip) within 10 %, and netem sits on the
+# WAN link only: the intra-DC RTT stays far below it.
+# uno-timeout: 60
+. "$(dirname "$0")/../lib/testbed.sh"
+
+TB_WAN_RTT=20
+tb_dumbbell 1 1
+tb_base_rtts
+
+inter=$(jq .w1.min_ms "$OUT_DIR/base_rtt.json")
+intra=$(jq .h1.min_ms "$OUT_DIR/base_rtt.json")
+err=$(tb_calc "($inter - $TB_WAN_RTT) / $TB_WAN_RTT")
+err=${err#-}
+tb_log "inter-DC min RTT $inter ms, intra-DC min RTT $intra ms, WAN RTT $TB_WAN_RTT ms"
+
+tb_check inter_rtt_relative_error "$err" "<=" 0.10
+tb_check intra_rtt_ms "$intra" "<" "$(tb_calc "$TB_WAN_RTT / 10")"
+tb_exit

@@ -1,0 +1,449 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Testbed library: topologies of network namespaces joined by veth pairs,
+# bottleneck qdiscs, WAN delay, traffic and measurements. Sourced by every
+# selftest and by the evaluation; POSIX sh (busybox in the VM).
+#
+# Topologies (DESIGN.md §4):
+#
+#   dumbbell N M   h1..hN ──┐
+#                           tor ══ p0 (bottleneck) ══ rcv
+#   w1..wM ── bor ~~WAN~~ ──┘
+#
+#   twodc L        a1..aN ── tora ── bora ≋≋ L WAN links ≋≋ borb ── torb ── b1..bN
+#
+# Intra-DC senders hK sit one hop from the ToR; inter-DC senders wK sit
+# behind the remote border 'bor' and a WAN link with netem delay on both
+# directions (half the WAN RTT each way). Results go to $OUT_DIR.
+#
+# Settings (environment, before building a topology):
+#   TB_MTU      MTU of every link (default 4000: see DESIGN.md §3)
+#   TB_WAN_RTT  WAN round-trip delay in ms added by netem (default 10)
+#   TB_PREFIX   namespace name prefix (default "uno-")
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+TB_MTU=${TB_MTU:-4000}
+TB_WAN_RTT=${TB_WAN_RTT:-10}
+TB_PREFIX=${TB_PREFIX:-uno-}
+OUT_DIR=${OUT_DIR:-$(pwd)/out}
+TB_RUN=${TB_RUN:-/tmp/testbed.$$}
+
+IP=/usr/sbin/ip
+TC=/usr/sbin/tc
+mkdir -p "$OUT_DIR" "$TB_RUN"
+: > "$TB_RUN/flows"
+: > "$TB_RUN/namespaces"
+: > "$TB_RUN/pids"
+
+tb_log() { echo "# $*"; }
+tb_die() { echo "FAIL: $*"; exit $KSFT_FAIL; }
+tb_skip() { echo "SKIP: $*"; exit $KSFT_SKIP; }
+
+# Float helpers on top of awk: tb_calc 'expr' prints the value.
+tb_calc() { awk "BEGIN { printf \"%.6g\n\", $1 }"; }
+
+# tb_check NAME VALUE OP LIMIT: assert a measured value against a threshold,
+# print it either way, and record it in $OUT_DIR/checks.
+tb_check() {
+	if awk "BEGIN { exit !($2 $3 $4) }"; then
+		echo "ok: $1 = $2 ($3 $4)"
+		echo "$1 $2 $3 $4 pass" >> "$OUT_DIR/checks"
+	else
+		echo "FAIL: $1 = $2, expected $3 $4"
+		echo "$1 $2 $3 $4 fail" >> "$OUT_DIR/checks"
+		TB_FAILED=1
+	fi
+}
+
+# Exit with the ksft code the checks so far call for.
+tb_exit() {
+	[ "${TB_FAILED:-0}" = 1 ] && exit $KSFT_FAIL
+	exit $KSFT_PASS
+}
+
+tb_ns() { echo "$TB_PREFIX$1"; }
+tb_exec() { _ns=$1; shift; $IP netns exec "$TB_PREFIX$_ns" "$@"; }
+
+tb_add_ns() {
+	$IP netns add "$TB_PREFIX$1" || tb_die "cannot create namespace $1"
+	echo "$1" >> "$TB_RUN/namespaces"
+	tb_exec "$1" $IP link set lo up
+	tb_exec "$1" sysctl -qw net.ipv4.ip_forward=1
+	tb_exec "$1" sysctl -qw net.ipv4.tcp_no_metrics_save=1
+}
+
+# Per-packet ECN and ACK accounting: no segmentation or receive offloads.
+tb_no_offload() {
+	tb_exec "$1" ethtool -K "$2" tso off gso off gro off >/dev/null 2>&1 || true
+}
+
+# tb_link NS1 DEV1 ADDR1/LEN NS2 DEV2 ADDR2/LEN
+tb_link() {
+	$IP link add "$2" netns "$TB_PREFIX$1" type veth peer name "$5" netns "$TB_PREFIX$4" ||
+		tb_die "cannot create veth $1:$2 - $4:$5"
+	tb_exec "$1" $IP link set "$2" mtu "$TB_MTU" up
+	tb_exec "$4" $IP link set "$5" mtu "$TB_MTU" up
+	tb_exec "$1" $IP addr add "$3" dev "$2"
+	tb_exec "$4" $IP addr add "$6" dev "$5"
+	tb_no_offload "$1" "$2"
+	tb_no_offload "$4" "$5"
+}
+
+# tb_wan_delay NS DEV RTT_MS: half the WAN RTT on this end's egress; the
+# queue limit leaves room for a 10 Gbit/s x RTT window so netem never drops.
+tb_wan_delay() {
+	_one_way=$(tb_calc "$3 / 2")
+	tb_exec "$1" $TC qdisc replace dev "$2" root netem delay "${_one_way}ms" limit 1000000 ||
+		tb_die "netem on $1:$2"
+}
+
+# tb_dumbbell N M: N intra-DC and M inter-DC senders, one receiver 'rcv'
+# (10.0.0.1) behind the ToR port p0, which is the bottleneck.
+tb_dumbbell() {
+	TB_TOPO=dumbbell
+	TB_N_INTRA=$1
+	TB_N_INTER=$2
+	TB_RCV=rcv
+	TB_RCV_ADDR=10.0.0.1
+	tb_add_ns tor
+	tb_add_ns rcv
+	tb_link tor p0 10.0.0.254/24 rcv eth0 10.0.0.1/24
+	tb_exec rcv $IP route add default via 10.0.0.254
+
+	_i=1
+	while [ $_i -le "$1" ]; do
+		tb_add_ns "h$_i"
+		tb_link tor "h$_i" "10.1.$_i.254/24" "h$_i" eth0 "10.1.$_i.1/24"
+		tb_exec "h$_i" $IP route add default via "10.1.$_i.254"
+		_i=$((_i + 1))
+	done
+
+	[ "$2" -gt 0 ] || return 0
+	tb_add_ns bor
+	tb_link tor wan0 10.2.0.254/24 bor wan0 10.2.0.1/24
+	tb_exec tor $IP route add 10.3.0.0/16 via 10.2.0.1
+	tb_exec bor $IP route add default via 10.2.0.254
+	tb_wan_delay tor wan0 "$TB_WAN_RTT"
+	tb_wan_delay bor wan0 "$TB_WAN_RTT"
+	_i=1
+	while [ $_i -le "$2" ]; do
+		tb_add_ns "w$_i"
+		tb_link bor "w$_i" "10.3.$_i.254/24" "w$_i" eth0 "10.3.$_i.1/24"
+		tb_exec "w$_i" $IP route add default via "10.3.$_i.254"
+		_i=$((_i + 1))
+	done
+}
+
+# tb_twodc L [N]: two datacenters, each a ToR and a border router, joined
+# by L parallel WAN links with netem delay; the border routes across them
+# with ECMP on the L4 hash. N senders a1..aN in DC A, N receivers b1..bN in
+# DC B (default 1).
+tb_twodc() {
+	TB_TOPO=twodc
+	_links=$1
+	_n=${2:-1}
+	for _ns in tora bora borb torb; do
+		tb_add_ns "$_ns"
+	done
+	tb_link tora up0 10.10.0.1/24 bora down0 10.10.0.254/24
+	tb_link torb up0 10.20.0.1/24 borb down0 10.20.0.254/24
+	_nexthops_a="" _nexthops_b=""
+	_l=1
+	while [ $_l -le "$_links" ]; do
+		tb_link bora "wan$_l" "10.30.$_l.1/24" borb "wan$_l" "10.30.$_l.2/24"
+		tb_wan_delay bora "wan$_l" "$TB_WAN_RTT"
+		tb_wan_delay borb "wan$_l" "$TB_WAN_RTT"
+		_nexthops_a="$_nexthops_a nexthop via 10.30.$_l.2 dev wan$_l"
+		_nexthops_b="$_nexthops_b nexthop via 10.30.$_l.1 dev wan$_l"
+		_l=$((_l + 1))
+	done
+	for _ns in bora borb; do
+		tb_exec "$_ns" sysctl -qw net.ipv4.fib_multipath_hash_policy=1
+	done
+	# shellcheck disable=SC2086
+	tb_exec bora $IP route add 10.200.0.0/16 $_nexthops_a
+	# shellcheck disable=SC2086
+	tb_exec borb $IP route add 10.100.0.0/16 $_nexthops_b
+	tb_exec tora $IP route add default via 10.10.0.254
+	tb_exec torb $IP route add default via 10.20.0.254
+	_i=1
+	while [ $_i -le "$_n" ]; do
+		tb_add_ns "a$_i"
+		tb_add_ns "b$_i"
+		tb_link tora "a$_i" "10.100.$_i.254/24" "a$_i" eth0 "10.100.$_i.1/24"
+		tb_link torb "b$_i" "10.200.$_i.254/24" "b$_i" eth0 "10.200.$_i.1/24"
+		tb_exec "a$_i" $IP route add default via "10.100.$_i.254"
+		tb_exec "b$_i" $IP route add default via "10.200.$_i.254"
+		_i=$((_i + 1))
+	done
+	TB_RCV=b1
+	TB_RCV_ADDR=10.200.1.1
+}
+
+# The address of a namespace's eth0.
+tb_addr() {
+	tb_exec "$1" $IP -4 -o addr show dev eth0 | awk '{ sub("/.*", "", $4); print $4 }'
+}
+
+# tb_bottleneck QDISC-SPEC...: the root qdisc of the bottleneck port.
+tb_bottleneck() {
+	# shellcheck disable=SC2086
+	tb_exec $TB_BOTTLENECK_NS $TC qdisc replace dev "$TB_BOTTLENECK_DEV" root "$@" ||
+		tb_die "bottleneck qdisc '$*' refused"
+}
+
+# Shaper burst: 16 packets, so that the shaper's timer fires every 16
+# packets rather than every packet (HTB, or a one-packet TBF bucket, cannot
+# keep 1 Gbit/s under TCG: 480 and 850 Mbit/s measured, against 930).
+tb_burst() { echo $((16 * TB_MTU)); }
+
+# tb_bottleneck_red RATE_MBIT MARK_KB: the baseline switch port: TBF shaping
+# to RATE and a RED child that CE-marks ECT packets once the queue exceeds
+# MARK_KB (a DCTCP-style step: min = threshold, max one packet above,
+# probability 1, the fastest averaging RED allows). Non-ECT packets over the
+# threshold are dropped, as RED does.
+tb_bottleneck_red() {
+	_k=$(($2 * 1000))
+	_limit=$((_k * 8 + 4 * TB_MTU))
+	tb_bottleneck handle 1: tbf rate "${1}mbit" burst "$(tb_burst)" limit "$_limit"
+	tb_exec $TB_BOTTLENECK_NS $TC qdisc add dev "$TB_BOTTLENECK_DEV" parent 1:1 handle 10: \
+		red limit "$_limit" min "$_k" max "$((_k + TB_MTU))" avpkt "$TB_MTU" \
+		burst "$((_k / TB_MTU + 1))" probability 1.0 ecn bandwidth "${1}mbit" ||
+		tb_die "red"
+	TB_RATE_MBIT=$1
+}
+
+# tb_bottleneck_shaper RATE_MBIT: shaping only (tbf), no ECN.
+tb_bottleneck_shaper() {
+	tb_bottleneck tbf rate "${1}mbit" burst "$(tb_burst)" limit 2000000
+	TB_RATE_MBIT=$1
+}
+
+TB_BOTTLENECK_NS=tor
+TB_BOTTLENECK_DEV=p0
+
+# tb_rtt NS DST COUNT: ping DST from NS; prints "min avg max" in ms.
+tb_rtt() {
+	tb_exec "$1" ping -q -c "${3:-20}" -i 0.05 "$2" 2>/dev/null |
+		awk -F'[/ =]+' '/^rtt|^round-trip/ { print $6, $7, $8 }'
+}
+
+# tb_base_rtts: the idle RTT of every sender to the receiver, into
+# $OUT_DIR/base_rtt.json as { "h1": {"min_ms":…, "avg_ms":…}, … }.
+tb_base_rtts() {
+	_json="{}"
+	for _ns in $(tb_senders); do
+		set -- $(tb_rtt "$_ns" "$TB_RCV_ADDR" 20)
+		[ $# -eq 3 ] || tb_die "no RTT from $_ns to $TB_RCV_ADDR"
+		_json=$(echo "$_json" | jq -c --arg ns "$_ns" --argjson min "$1" --argjson avg "$2" \
+			'.[$ns] = {min_ms: $min, avg_ms: $avg}')
+	done
+	echo "$_json" > "$OUT_DIR/base_rtt.json"
+}
+
+tb_senders() {
+	case "$TB_TOPO" in
+	dumbbell)
+		_i=1
+		while [ $_i -le "$TB_N_INTRA" ]; do echo "h$_i"; _i=$((_i + 1)); done
+		_i=1
+		while [ $_i -le "$TB_N_INTER" ]; do echo "w$_i"; _i=$((_i + 1)); done
+		;;
+	twodc) ls "/run/netns" | sed -n "s/^$TB_PREFIX\(a[0-9]*\)$/\1/p" ;;
+	esac
+}
+
+# Load the module of a CC that is not built in or loaded yet, and allow it
+# as a namespace's default (outside init_net only allowed CCs may be).
+tb_need_cc() {
+	_avail=/proc/sys/net/ipv4/tcp_available_congestion_control
+	_allowed=/proc/sys/net/ipv4/tcp_allowed_congestion_control
+	grep -qw "$1" $_avail || modprobe "tcp_$1" 2>/dev/null ||
+		tb_skip "congestion control '$1' not available"
+	grep -qw "$1" $_allowed || echo "$(cat $_allowed) $1" > $_allowed
+}
+
+# tb_ns_cc NS CC: the default CC of a namespace's new sockets. A flow gets
+# its CC this way rather than only by TCP_CONGESTION after socket(): a
+# socket born with an ECN CC sends an ECN-setup SYN, whatever net.ipv4.tcp_ecn.
+tb_ns_cc() {
+	tb_need_cc "$2"
+	tb_exec "$1" sysctl -qw net.ipv4.tcp_congestion_control="$2" ||
+		tb_die "cannot make $2 the default CC of $1"
+}
+
+# tb_qdisc_sampler NS DEV INTERVAL_S: sample 'tc -s -j qdisc' every
+# INTERVAL into $OUT_DIR/qdisc-NS-DEV.jsonl, one {"t": uptime, "q": [...]}
+# per line, until tb_cleanup.
+tb_qdisc_sampler() {
+	_f="$OUT_DIR/qdisc-$1-$2.jsonl"
+	(
+		while :; do
+			read -r _up _ < /proc/uptime
+			printf '{"t":%s,"q":%s}\n' "$_up" "$(tb_exec "$1" $TC -s -j qdisc show dev "$2")"
+			sleep "$3"
+		done
+	) >> "$_f" 2>/dev/null &
+	echo $! >> "$TB_RUN/pids"
+}
+
+# tb_backlog_pct FILE PCT [T0 T1]: the PCT-th percentile of the root
+# qdisc's byte backlog over the samples in FILE taken between T0 and T1.
+tb_backlog_pct() {
+	jq -r --argjson t0 "${3:-0}" --argjson t1 "${4:-1e12}" \
+		'select(.t >= $t0 and .t <= $t1) | .q[] | select(.root == true) | .backlog' "$1" |
+		sort -n | awk -v p="$2" '{ v[NR] = $1 }
+			END { if (NR == 0) { print 0; exit }
+			      i = int((NR - 1) * p / 100 + 0.5) + 1; print v[i] }'
+}
+
+# tb_qdisc_counter NS DEV FIELD: a root qdisc counter (drops, bytes, …)
+# now; summed over the child qdiscs for "marked" (RED's ECN marks).
+tb_qdisc_counter() {
+	_q=$(tb_exec "$1" $TC -s -j qdisc show dev "$2")
+	case "$3" in
+	marked) echo "$_q" | jq '[.[] | .marked // 0] | add' ;;
+	*) echo "$_q" | jq --arg f "$3" '.[] | select(.root == true) | .[$f] // 0' ;;
+	esac
+}
+
+# tb_ss_field NS FIELD: the largest value of a numeric 'ss -ti' field
+# (delivered_ce, bytes_retrans, cwnd, ...) over NS's TCP connections.
+tb_ss_field() {
+	tb_exec "$1" ss -Htin state established |
+		awk -v f="$2" '{ for (i = 1; i <= NF; i++) if (index($i, f ":") == 1) {
+			v = substr($i, length(f) + 2) + 0; if (v > m) m = v } }
+			END { print m + 0 }'
+}
+
+# tb_flow NS CC DURATION_S [CLASS]: start a long iperf3 flow from NS to the
+# receiver with congestion control CC (NS's default CC, and iperf3 -C so the
+# receiving socket runs it too). Each flow has
+# its own server port (5200 + id), which keys it in the measurements.
+tb_flow() {
+	if grep -q " $1 " "$TB_RUN/flows" && ! grep -q " $1 $2 " "$TB_RUN/flows"; then
+		tb_die "one CC per sender namespace: $1 already runs another"
+	fi
+	tb_ns_cc "$1" "$2"
+	_id=$(($(wc -l < "$TB_RUN/flows") + 1))
+	_port=$((5200 + _id))
+	_class=${4:-$(case "$1" in w* | a*) echo inter ;; *) echo intra ;; esac)}
+	tb_exec "$TB_RCV" iperf3 -s -1 -p "$_port" > "$TB_RUN/server-$_id.log" 2>&1 &
+	echo $! >> "$TB_RUN/pids"
+	tb_wait_listen "$TB_RCV" "$_port"
+	tb_exec "$1" iperf3 -c "$TB_RCV_ADDR" -p "$_port" -t "$3" -C "$2" -J \
+		> "$OUT_DIR/iperf3-$_id.json" 2>&1 &
+	echo $! >> "$TB_RUN/pids"
+	echo "$_id $1 $2 $_class $_port $!" >> "$TB_RUN/flows"
+}
+
+tb_wait_listen() {
+	_tries=50
+	while [ $_tries -gt 0 ]; do
+		tb_exec "$1" ss -Htln "sport = :$2" | grep -q . && return 0
+		sleep 0.1
+		_tries=$((_tries - 1))
+	done
+	tb_die "nothing listens on $1:$2"
+}
+
+# tb_rx_bytes: "port bytes_received" of every established connection at
+# the receiver, one per line.
+tb_rx_bytes() {
+	tb_exec "$TB_RCV" ss -Htin state established |
+		awk '/^[^ \t]/ { n = split($3, a, ":"); port = a[n]; next }
+		     { for (i = 1; i <= NF; i++) if ($i ~ /^bytes_received:/) {
+			split($i, b, ":"); if (b[2] > rx[port]) rx[port] = b[2] } }
+		     END { for (p in rx) print p, rx[p] }'
+}
+
+# tb_receiver_cc CC: the receiver's default CC. ECN CCs echo CE per segment
+# only when the receiving socket runs one of them (DCTCP's receiver logic).
+tb_receiver_cc() {
+	tb_ns_cc "$TB_RCV" "$1"
+}
+
+# tb_measure WARMUP_S WINDOW_S: wait WARMUP, then measure every flow's
+# goodput over one common WINDOW from the receiver's byte counters (not
+# each flow's own lifetime, so late starters cannot inflate the total).
+# Writes $OUT_DIR/$TB_RESULT.json (default results.json) and sets TB_JAIN,
+# TB_UTIL and TB_TOTAL.
+tb_measure() {
+	sleep "$1"
+	tb_rx_bytes > "$TB_RUN/rx0"
+	read -r TB_T0 _ < /proc/uptime
+	sleep "$2"
+	tb_rx_bytes > "$TB_RUN/rx1"
+	read -r TB_T1 _ < /proc/uptime
+	tb_results
+}
+
+tb_results() {
+	_res="$OUT_DIR/${TB_RESULT:-results}.json"
+	_flows=$(awk -v t0="$TB_T0" -v t1="$TB_T1" -v rx0="$TB_RUN/rx0" -v rx1="$TB_RUN/rx1" '
+		BEGIN {
+			while ((getline l < rx0) > 0) { split(l, a, " "); b0[a[1]] = a[2] }
+			while ((getline l < rx1) > 0) { split(l, a, " "); b1[a[1]] = a[2] }
+		}
+		{
+			p = $5; d = (p in b1) ? b1[p] - ((p in b0) ? b0[p] : 0) : 0
+			mbps = d * 8 / (t1 - t0) / 1e6
+			printf "%s{\"id\":%d,\"ns\":\"%s\",\"cc\":\"%s\",\"class\":\"%s\",\"port\":%d,\"goodput_mbps\":%.3f}",
+				(NR > 1 ? "," : ""), $1, $2, $3, $4, p, mbps
+		}' "$TB_RUN/flows")
+	_q="$OUT_DIR/qdisc-$TB_BOTTLENECK_NS-$TB_BOTTLENECK_DEV.jsonl"
+	_p50=0 _p99=0
+	if [ -s "$_q" ]; then
+		_p50=$(tb_backlog_pct "$_q" 50 "$TB_T0" "$TB_T1")
+		_p99=$(tb_backlog_pct "$_q" 99 "$TB_T0" "$TB_T1")
+	fi
+	echo "[$_flows]" | jq --argjson rate "${TB_RATE_MBIT:-0}" \
+		--argjson window "$(tb_calc "$TB_T1 - $TB_T0")" \
+		--argjson p50 "$_p50" --argjson p99 "$_p99" '
+		def jain: if length == 0 then 0 else
+			(add * add) / (length * (map(. * .) | add)) end;
+		{ flows: .,
+		  window_s: $window,
+		  bottleneck_mbps: $rate,
+		  total_mbps: (map(.goodput_mbps) | add),
+		  utilisation: (if $rate > 0 then (map(.goodput_mbps) | add) / $rate else null end),
+		  jain: (map(.goodput_mbps) | jain),
+		  backlog_p50_bytes: $p50,
+		  backlog_p99_bytes: $p99 }' > "$_res" || tb_die "cannot write $_res"
+	TB_JAIN=$(jq .jain "$_res")
+	TB_UTIL=$(jq .utilisation "$_res")
+	TB_TOTAL=$(jq .total_mbps "$_res")
+}
+
+# tb_flows_stop: end every flow now (after tb_measure has what it needs)
+# and forget them, so the next tb_measure sees only flows started after.
+tb_flows_stop() {
+	awk '{ print $6 }' "$TB_RUN/flows" | xargs -r kill 2>/dev/null
+	tb_wait_flows
+	: > "$TB_RUN/flows"
+}
+
+# tb_wait_flows: wait for every iperf3 client to end.
+tb_wait_flows() {
+	awk '{ print $6 }' "$TB_RUN/flows" | while read -r _pid; do
+		while kill -0 "$_pid" 2>/dev/null; do sleep 0.2; done
+	done
+}
+
+tb_cleanup() {
+	[ -f "$TB_RUN/pids" ] && kill $(cat "$TB_RUN/pids") 2>/dev/null
+	if [ -f "$TB_RUN/namespaces" ]; then
+		while read -r _ns; do
+			$IP netns pids "$TB_PREFIX$_ns" 2>/dev/null | xargs -r kill 2>/dev/null
+			$IP netns del "$TB_PREFIX$_ns" 2>/dev/null
+		done < "$TB_RUN/namespaces"
+	fi
+	rm -rf "$TB_RUN"
+}
+
+trap tb_cleanup EXIT
+trap 'exit $KSFT_FAIL' INT TERM

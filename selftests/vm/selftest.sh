@@ -1,0 +1,46 @@
+#!/bin/bash
+# Self-test of the VM runner: run tests that fail in each way the runner
+# must catch (exit code, kernel splat in dmesg, timeout), a skip, and a test
+# that checks the cleanup after a timeout; the run must fail, and each test
+# must get the verdict it deserves. Prints TAP and 'N passed, N failed'.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=$top/build/vm-selftest
+log=$out/run.log
+mkdir -p "$out"
+
+"$top/selftests/vm/run.sh" -o "$out" vm/selftest/{fail_exit,fail_splat,fail_timeout,pass_clean,skip} \
+	> "$log" 2>&1
+rc=$?
+
+n=0 passed=0 failed=0
+expect() {
+	n=$((n + 1))
+	if grep -qE "$2" "$log"; then
+		echo "ok $n - $1"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $1"
+		sed 's/^/# /' "$log"
+		failed=$((failed + 1))
+	fi
+}
+
+echo "1..7"
+n=$((n + 1))
+if [ $rc -ne 0 ]; then
+	echo "ok $n - the run fails (exit $rc)"
+	passed=$((passed + 1))
+else
+	echo "not ok $n - the run fails (exit 0)"
+	failed=$((failed + 1))
+fi
+expect "a failing exit code fails its test" '^not ok 1 - fail_exit # exit 1$'
+expect "a WARNING in dmesg fails its test" '^not ok 2 - fail_splat # kernel splat in dmesg$'
+expect "a hung test is killed at its timeout" '^not ok 3 - fail_timeout # timeout after 5s$'
+expect "the next test finds the VM clean" '^ok 4 - pass_clean'
+expect "exit 4 is a skip" '^ok 5 - skip # SKIP'
+expect "the closing line counts them" '^1 passed, 3 failed, 1 skipped$'
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
