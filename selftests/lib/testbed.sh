@@ -44,7 +44,7 @@ tb_die() { echo "FAIL: $*"; exit $KSFT_FAIL; }
 tb_skip() { echo "SKIP: $*"; exit $KSFT_SKIP; }
 
 # Float helpers on top of awk: tb_calc 'expr' prints the value.
-tb_calc() { awk "BEGIN { printf \"%.6g\n\", $1 }"; }
+tb_calc() { awk "BEGIN { printf \"%.6g\n\", ($1) }"; }
 
 # tb_check NAME VALUE OP LIMIT: assert a measured value against a threshold,
 # print it either way, and record it in $OUT_DIR/checks.
@@ -168,6 +168,8 @@ tb_twodc() {
 	tb_exec bora $IP route add 10.200.0.0/16 $_nexthops_a
 	# shellcheck disable=SC2086
 	tb_exec borb $IP route add 10.100.0.0/16 $_nexthops_b
+	tb_exec bora $IP route add 10.100.0.0/16 via 10.10.0.1
+	tb_exec borb $IP route add 10.200.0.0/16 via 10.20.0.1
 	tb_exec tora $IP route add default via 10.10.0.254
 	tb_exec torb $IP route add default via 10.20.0.254
 	_i=1
