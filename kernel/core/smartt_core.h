@@ -1,0 +1,712 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SMaRTT control law (Bonato et al., "SMaRTT: Sender-based Marked
+ * Rapidly-adapting Trimmed & Timed Transport", the basis of Ultra Ethernet's
+ * NSCC), as one per-flow state struct and pure functions.
+ *
+ * The same header is compiled into the tcp_smartt module, into BPF programs
+ * and into the user-space unit tests, so it uses no kernel API beyond fixed
+ * width types and 64-bit division, no floating point, and guards every
+ * divisor (see smartt_div()). BPF builds need -ffreestanding, for the
+ * compiler's own <stdint.h>.
+ *
+ * Units and fixed point:
+ *  - windows and byte counters are u32 bytes, saturating at
+ *    SMARTT_CWND_LIMIT (1 GiB, the largest window TCP can advertise with
+ *    window scale 14, RFC 7323);
+ *  - times are u32 microseconds that wrap every 71.6 minutes; they are only
+ *    ever compared as elapsed time, (u32)(now - then) < interval, which is
+ *    correct across a wrap;
+ *  - RTT samples are s32 microseconds, < 0 meaning "no sample", 0 read as
+ *    the clock's resolution (1 us), and capped at SMARTT_RTT_MAX;
+ *  - fractional parameters are Q10 (1024 == 1.0), as the spec suggests.
+ *
+ * Every function is safe for any value of the parameters: no undefined
+ * behaviour, no division by zero, a window within its bounds. The results
+ * are the documented ones, with no 64-bit product overflowing, when each
+ * parameter lies in the range the tcp_smartt module enforces.
+ */
+#ifndef _SMARTT_CORE_H
+#define _SMARTT_CORE_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/math64.h>
+#else
+#include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+#endif
+
+#define SMARTT_Q		10		/* Q10 fixed point */
+#define SMARTT_ONE		(1U << SMARTT_Q)
+#define SMARTT_RTT_SHIFT	8		/* avg_rtt is us << 8 */
+#define SMARTT_UNIT_SHIFT	4		/* inc_unit is bytes << 4 */
+#define SMARTT_RTT_MAX		((1U << 24) - 1)	/* us, ~16.8 s */
+#define SMARTT_CWND_LIMIT	(1U << 30)	/* bytes */
+#define SMARTT_U32_MAX		((u32)~0U)
+#define SMARTT_U64_MAX		((u64)~0ULL)
+
+/*
+ * Global constants of the law (spec section 3), shared by all flows.
+ * "xbrtt" values are Q10 multiples of the flow's base RTT, "xbdp" Q10
+ * multiples of its bandwidth-delay product.
+ */
+struct smartt_params {
+	u32 link_rate_mbps;		/* Mbit/s: bdp = link_rate_mbps x brtt */
+	u32 base_rtt_us;		/* us, configured base RTT; 0: learn it */
+	u32 base_rtt_floor_us;	/* us, least learned base RTT */
+	u32 trtt_factor;	/* Q10 xbrtt: target RTT (1.5) */
+	u32 md_gamma;		/* Q10: multiplicative decrease gain (0.8) */
+	u32 md_min_factor;	/* Q10: deepest single decrease (0.5) */
+	u32 md_interval;	/* Q10 xbrtt: spacing of decreases (1) */
+	u32 fi;			/* Q10: fair increase, MTU/RTT per scale (1) */
+	u32 pi;			/* Q10: proportional increase per scale (2) */
+	u32 bdp_ref;		/* bytes: reference BDP of "scale" (150000) */
+	u32 bdp_ref_mtu;	/* bytes: MTU bdp_ref is counted in (4096) */
+	u32 fast_inc_k;		/* Q10: FastIncrease bytes per acked byte (2) */
+	u32 fast_inc_tol;	/* Q10 xbrtt: "RTT ~ base RTT" slack (1/8) */
+	u32 fast_inc_tol_us;	/* us: floor of that slack, for host jitter */
+	u32 qa_scaling;		/* Q10: QuickAdapt window per acked byte (1) */
+	u32 qa_notrim_rtt;	/* Q10 x(trtt - brtt) above brtt: trigger (4) */
+	u32 qa_notrim_acked;	/* Q10 x max window: trigger (1/8) */
+	u32 min_cwnd;		/* MTUs: window floor (1) */
+	u32 max_cwnd;		/* Q10 xbdp: window ceiling (1.5) */
+	u32 init_cwnd;		/* Q10 xbdp: initial window (1) */
+	u32 rtt_gain_pkts;	/* avg_rtt gain = pkts / bdp in packets (4) */
+	u32 rtt_gain_min;	/* Q10: ... clamped from below (1/128) */
+	u32 rtt_gain_max;	/* Q10: ... and from above (1/4) */
+	u32 fair_decrease;	/* Q10: optional decrease on marked fast ACKs */
+	u32 pacing_gain;	/* Q10: pacing rate = gain x cwnd / brtt */
+	u32 trimming;		/* 1: losses are trim NACKs; 0: timeouts only */
+};
+
+/*
+ * Spec defaults. link_rate_mbps is the spec's default emulation profile (A,
+ * 1 Gbit/s); pacing_gain is ours: the paper does not pace, and a gain of
+ * 1.25 over the base RTT spreads a window over 0.8 brtt, faster than the
+ * window itself can drain, so the pacer smooths bursts without binding.
+ */
+#define SMARTT_PARAMS_DEFAULT {			\
+	.link_rate_mbps = 1000,			\
+	.base_rtt_us = 0,				\
+	.base_rtt_floor_us = 0,				\
+	.trtt_factor = 1536,			\
+	.md_gamma = 819,			\
+	.md_min_factor = 512,			\
+	.md_interval = 1024,			\
+	.fi = 1024,				\
+	.pi = 2048,				\
+	.bdp_ref = 150000,			\
+	.bdp_ref_mtu = 4096,			\
+	.fast_inc_k = 2048,			\
+	.fast_inc_tol = 128,			\
+	.fast_inc_tol_us = 0,			\
+	.qa_scaling = 1024,			\
+	.qa_notrim_rtt = 4096,			\
+	.qa_notrim_acked = 128,			\
+	.min_cwnd = 1,				\
+	.max_cwnd = 1536,			\
+	.init_cwnd = 1024,			\
+	.rtt_gain_pkts = 4,			\
+	.rtt_gain_min = 8,			\
+	.rtt_gain_max = 256,			\
+	.fair_decrease = 0,			\
+	.pacing_gain = 1280,			\
+	.trimming = 1,				\
+}
+
+/* smartt_state.flags */
+#define SMARTT_F_QA_ARMED	0x01	/* trigger_qa: adapt at window end */
+#define SMARTT_F_QA_RUNNING	0x02	/* a QuickAdapt window has started */
+#define SMARTT_F_FAST_INC	0x04	/* FastIncrease engaged */
+#define SMARTT_F_MD_DONE	0x08	/* md_time holds a decrease */
+
+/*
+ * Per-flow state, 52 bytes. brtt == 0 means the flow has no base RTT yet
+ * and therefore no window: cwnd is 0 and every event but an ACK carrying
+ * an RTT sample is ignored. The paper's bytes_to_ignore/bytes_ignored pair
+ * is kept as the single count ignore_left, which cannot wrap.
+ */
+struct smartt_state {
+	u32 cwnd;		/* congestion window, bytes */
+	u32 mtu;		/* bytes (the MSS in TCP) */
+	u32 brtt;		/* base RTT, us */
+	u32 bdp;		/* link_rate_mbps x brtt, bytes */
+	u32 inc_unit;		/* mtu x scale = bdp / bdp_ref_pkts, bytes Q4 */
+	u32 avg_rtt;		/* EWMA of RTT samples, us Q8 */
+	u32 acked;		/* bytes ACKed in the QuickAdapt window */
+	u32 ignore_left;	/* bytes still to ignore after QuickAdapt */
+	u32 fi_count;		/* consecutive clean bytes (FastIncrease) */
+	u32 qa_start;		/* start of the QuickAdapt window, us */
+	u32 md_time;		/* time of the last decrease, us */
+	u16 inc_rem;		/* increase not yet applied, bytes Q10 */
+	u16 rtt_gain;		/* avg_rtt EWMA gain, Q10 */
+	u8 flags;		/* SMARTT_F_* */
+};
+
+/* What an event did; the caller counts them or acts on PATH_CHANGE. */
+enum smartt_action {
+	SMARTT_NONE,		/* no window change */
+	SMARTT_IGNORED,		/* inside the post-QuickAdapt ignore phase */
+	SMARTT_QUICK_ADAPT,	/* window set to the delivered bytes */
+	SMARTT_FAST_INC,	/* FastIncrease */
+	SMARTT_MD,		/* marked, RTT above target: decrease */
+	SMARTT_PATH_CHANGE,	/* marked, RTT at or below target */
+	SMARTT_FAIR_INC,	/* unmarked, RTT above target */
+	SMARTT_PROP_INC,	/* unmarked, RTT at or below target */
+	SMARTT_LOSS,		/* NACK or timeout took its bytes off */
+};
+
+static inline u64 smartt_min64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+static inline u64 smartt_max64(u64 a, u64 b)
+{
+	return a > b ? a : b;
+}
+
+static inline u32 smartt_add_sat(u32 a, u32 b)
+{
+	u32 sum = a + b;
+
+	return sum < a ? SMARTT_U32_MAX : sum;
+}
+
+/* The only division: by at least 1, with div64_u64 on 32-bit kernels. */
+static inline u64 smartt_div(u64 a, u64 b)
+{
+	b = smartt_max64(b, 1);
+#ifdef __KERNEL__
+	return div64_u64(a, b);
+#else
+	return a / b;
+#endif
+}
+
+/*
+ * a x b, saturating at 2^64 - 1. BPF has no 128-bit multiply, which is
+ * what compilers make of both __builtin_mul_overflow() and the
+ * a > U64_MAX / b idiom, so there the product is built from 32-bit halves:
+ * with a = ah 2^32 + al and b = bh 2^32 + bl, it overflows if ah and bh
+ * are both non-zero, else it is (ah bl + al bh) 2^32 + al bl.
+ */
+static inline u64 smartt_mul_sat(u64 a, u64 b)
+{
+	u64 r;
+#ifdef __bpf__
+	u64 ah = a >> 32, bh = b >> 32, al = a & 0xffffffff;
+	u64 bl = b & 0xffffffff, mid;
+
+	if (ah && bh)
+		return SMARTT_U64_MAX;
+	mid = ah * bl + bh * al;
+	if (mid >> 32)
+		return SMARTT_U64_MAX;
+	r = al * bl + (mid << 32);
+	return r < (mid << 32) ? SMARTT_U64_MAX : r;
+#else
+	return __builtin_mul_overflow(a, b, &r) ? SMARTT_U64_MAX : r;
+#endif
+}
+
+/* brtt < 2^24 and trtt_factor <= 16 (module range): fits in 32 bits. */
+static inline u32 smartt_trtt(const struct smartt_state *s,
+			      const struct smartt_params *p)
+{
+	return (u32)((u64)s->brtt * p->trtt_factor >> SMARTT_Q);
+}
+
+static inline u32 smartt_maxwnd(const struct smartt_state *s,
+				const struct smartt_params *p)
+{
+	return (u32)smartt_min64((u64)s->bdp * p->max_cwnd >> SMARTT_Q,
+				 SMARTT_CWND_LIMIT);
+}
+
+static inline u32 smartt_minwnd(const struct smartt_state *s,
+				const struct smartt_params *p)
+{
+	return (u32)smartt_min64((u64)s->mtu * smartt_max64(p->min_cwnd, 1),
+				 SMARTT_CWND_LIMIT);
+}
+
+/* Spec 5.2: cwnd = max(min(cwnd, maxwnd), mtu); the floor wins. */
+static inline void smartt_clamp(struct smartt_state *s,
+				const struct smartt_params *p)
+{
+	u32 hi = smartt_maxwnd(s, p), lo = smartt_minwnd(s, p);
+
+	if (s->cwnd > hi)
+		s->cwnd = hi;
+	if (s->cwnd < lo)
+		s->cwnd = lo;
+}
+
+static inline u32 smartt_avg_rtt_us(const struct smartt_state *s)
+{
+	return s->avg_rtt >> SMARTT_RTT_SHIFT;
+}
+
+/*
+ * avg_rtt gain = clamp(rtt_gain_pkts / bdp_pkts, min, max): about a quarter
+ * of a window's worth of ACKs per time constant at any BDP (spec [D]).
+ */
+static inline void smartt_update_gain(struct smartt_state *s,
+				      const struct smartt_params *p)
+{
+	u64 g = smartt_mul_sat((u64)p->rtt_gain_pkts << SMARTT_Q, s->mtu);
+
+	g = smartt_div(g, s->bdp);
+	g = smartt_min64(g, p->rtt_gain_max);
+	g = smartt_max64(g, p->rtt_gain_min);
+	s->rtt_gain = (u16)smartt_min64(g, SMARTT_ONE);
+}
+
+/*
+ * Recompute what follows from the base RTT (spec 5.11).
+ *
+ * bdp = link_rate_mbps x brtt: Mbit/s x us = bit, so bytes are >> 3. It is
+ * capped at SMARTT_CWND_LIMIT, beyond which no window can follow it.
+ *
+ * The increase constants are scaled by the path BDP in packets relative to
+ * the reference BDP in packets (spec 3, "Scaling", normalised per packet):
+ * scale = (bdp / mtu) / (bdp_ref / bdp_ref_mtu). Eqs. 2 and 3 only ever use
+ * mtu x scale, in which the MTU cancels:
+ *
+ *	inc_unit = mtu x scale = bdp x bdp_ref_mtu / bdp_ref
+ *
+ * i.e. 1/36.6 of the BDP with the defaults, whatever the MSS.
+ */
+static inline void smartt_set_brtt(struct smartt_state *s,
+				   const struct smartt_params *p, u32 brtt)
+{
+	u64 v;
+
+	if (brtt > SMARTT_RTT_MAX)
+		brtt = SMARTT_RTT_MAX;
+	s->brtt = brtt ? brtt : 1;
+	v = (u64)p->link_rate_mbps * s->brtt >> 3;
+	s->bdp = (u32)smartt_min64(v, SMARTT_CWND_LIMIT);
+	v = smartt_mul_sat((u64)s->bdp << SMARTT_UNIT_SHIFT, p->bdp_ref_mtu);
+	v = smartt_div(v, p->bdp_ref);
+	s->inc_unit = (u32)smartt_min64(v, SMARTT_U32_MAX);
+	smartt_update_gain(s, p);
+}
+
+/* Spec 5.1, on_flow_start(): the flow gets its base RTT and first window. */
+static inline void smartt_start(struct smartt_state *s,
+				const struct smartt_params *p, u32 brtt)
+{
+	smartt_set_brtt(s, p, brtt);
+	s->avg_rtt = s->brtt << SMARTT_RTT_SHIFT;
+	s->cwnd = (u32)smartt_min64((u64)s->bdp * p->init_cwnd >> SMARTT_Q,
+				    SMARTT_CWND_LIMIT);
+	smartt_clamp(s, p);
+}
+
+/*
+ * A learned base RTT never goes below base_rtt_floor_us: samples under the
+ * network's shortest path RTT are host timing noise (an ACK that found the
+ * receiver idle, an emulated host), and a base RTT taken from one would
+ * shrink the BDP and the target RTT far below the path's real ones.
+ */
+static inline u32 smartt_learned_brtt(const struct smartt_params *p, u32 rtt)
+{
+	return rtt > p->base_rtt_floor_us ? rtt : p->base_rtt_floor_us;
+}
+
+/*
+ * @rtt_hint is the caller's best base-RTT estimate (in TCP the handshake's
+ * RTT), 0 if it has none; a configured p->base_rtt_us takes precedence. With
+ * neither, the first RTT sample starts the flow (spec 5.1).
+ */
+static inline void smartt_init(struct smartt_state *s,
+			       const struct smartt_params *p, u32 mtu,
+			       u32 rtt_hint)
+{
+	u32 brtt = p->base_rtt_us ? p->base_rtt_us :
+		   rtt_hint ? smartt_learned_brtt(p, rtt_hint) : 0;
+
+	s->cwnd = 0;
+	s->mtu = mtu ? mtu : 1;
+	s->brtt = 0;
+	s->bdp = 0;
+	s->inc_unit = 0;
+	s->avg_rtt = 0;
+	s->acked = 0;
+	s->ignore_left = 0;
+	s->fi_count = 0;
+	s->qa_start = 0;
+	s->md_time = 0;
+	s->inc_rem = 0;
+	s->rtt_gain = 0;
+	s->flags = 0;
+	if (brtt)
+		smartt_start(s, p, brtt);
+}
+
+/* The MSS changed (PMTU): the floor and the EWMA gain depend on it. */
+static inline void smartt_set_mtu(struct smartt_state *s,
+				  const struct smartt_params *p, u32 mtu)
+{
+	s->mtu = mtu ? mtu : 1;
+	if (s->brtt) {
+		smartt_update_gain(s, p);
+		smartt_clamp(s, p);
+	}
+}
+
+/*
+ * avg += (rtt - avg) x gain, spec 5.3. Both directions truncate towards
+ * zero so that the average has no bias.
+ */
+static inline void smartt_update_avg_rtt(struct smartt_state *s, u32 rtt)
+{
+	u32 r = rtt << SMARTT_RTT_SHIFT;
+
+	if (r > s->avg_rtt)
+		s->avg_rtt += (u32)((u64)(r - s->avg_rtt) * s->rtt_gain >>
+				    SMARTT_Q);
+	else
+		s->avg_rtt -= (u32)((u64)(s->avg_rtt - r) * s->rtt_gain >>
+				    SMARTT_Q);
+}
+
+/*
+ * Add an increase given in Q10 bytes. The sub-byte part is carried to the
+ * next increase (spec 5.12, inc_remainder): at scale 1 a 1448-byte MSS in
+ * a 120 KB window gains 17.5 bytes per ACK; truncating would lose 3 %.
+ */
+static inline void smartt_grow(struct smartt_state *s, u64 inc)
+{
+	u64 sum = smartt_min64(inc, (u64)SMARTT_CWND_LIMIT << SMARTT_Q) +
+		  s->inc_rem;
+
+	s->inc_rem = (u16)(sum & (SMARTT_ONE - 1));
+	s->cwnd = (u32)smartt_min64((u64)s->cwnd + (sum >> SMARTT_Q),
+				    SMARTT_CWND_LIMIT);
+}
+
+/*
+ * Post-QuickAdapt ignore phase (spec 5.6): an ACK or NACK of @size bytes is
+ * ignored while the bytes seen since the adaptation, this one included,
+ * are fewer than were in flight then.
+ */
+static inline bool smartt_ignore(struct smartt_state *s, u32 size)
+{
+	if (size < s->ignore_left) {
+		s->ignore_left -= size;
+		return true;
+	}
+	s->ignore_left = 0;
+	return false;
+}
+
+/*
+ * QuickAdapt, spec 5.6 / paper Algorithm 2. @acked counts the bytes
+ * delivered in the last trtt, i.e. the rate this flow achieves at its
+ * bottleneck times trtt: a window that holds the bottleneck queue at about
+ * half full. When armed (by a trim NACK, or by smartt_notrim_check()) the
+ * window is set to it at the end of the measurement window, so at most
+ * once per trtt, and the bytes then in flight, sent under the old window,
+ * are ignored.
+ *
+ * QuickAdapt never raises the window (spec [D] 9).
+ */
+static inline bool smartt_quick_adapt(struct smartt_state *s,
+				      const struct smartt_params *p,
+				      u32 now, u32 inflight)
+{
+	bool adapted = false;
+
+	if ((s->flags & SMARTT_F_QA_RUNNING) &&
+	    now - s->qa_start < smartt_trtt(s, p))
+		return false;
+	if ((s->flags & (SMARTT_F_QA_ARMED | SMARTT_F_QA_RUNNING)) ==
+	    (SMARTT_F_QA_ARMED | SMARTT_F_QA_RUNNING)) {
+		u64 w = (u64)s->acked * p->qa_scaling >> SMARTT_Q;
+
+		w = smartt_max64(w, s->mtu);
+		if (w < s->cwnd)
+			s->cwnd = (u32)w;
+		s->ignore_left = inflight;
+		s->flags &= ~SMARTT_F_QA_ARMED;
+		adapted = true;
+	}
+	s->flags |= SMARTT_F_QA_RUNNING;
+	s->qa_start = now;
+	s->acked = 0;
+	return adapted;
+}
+
+/*
+ * Spec 5.7: without trimming, arm QuickAdapt when the RTT is far above
+ * target (brtt + 4 (trtt - brtt) = 3 brtt) while little was delivered in
+ * the current window (less than 1/8 of the largest window).
+ */
+static inline void smartt_notrim_check(struct smartt_state *s,
+				       const struct smartt_params *p, u32 rtt)
+{
+	u32 trtt = smartt_trtt(s, p);
+	u64 rtt_thresh = s->brtt;
+
+	if (trtt > s->brtt)
+		rtt_thresh += (u64)(trtt - s->brtt) * p->qa_notrim_rtt >>
+			      SMARTT_Q;
+	if (rtt > rtt_thresh &&
+	    s->acked < ((u64)smartt_maxwnd(s, p) * p->qa_notrim_acked >>
+			SMARTT_Q))
+		s->flags |= SMARTT_F_QA_ARMED;
+}
+
+/*
+ * FastIncrease, spec 5.8 / paper Algorithm 3: once more than a window of
+ * consecutive bytes came back unmarked at about the base RTT, the path is
+ * idle; grow by k bytes per acked byte (k = 2: 2 MTU per ACK of one MTU)
+ * until the first marked or delayed ACK. An ACK without an RTT sample
+ * (@rtt == 0) says nothing about delay: unless it is marked, the run of
+ * clean bytes is neither extended nor broken.
+ */
+static inline bool smartt_fast_increase(struct smartt_state *s,
+					const struct smartt_params *p,
+					u32 size, u32 rtt, bool ecn)
+{
+	if (!ecn) {
+		u64 tol;
+
+		if (!rtt)
+			return false;
+		tol = (u64)s->brtt * p->fast_inc_tol >> SMARTT_Q;
+		tol = smartt_max64(tol, p->fast_inc_tol_us);
+		if (rtt <= s->brtt + tol) {
+			s->fi_count = smartt_add_sat(s->fi_count, size);
+			if (s->fi_count <= s->cwnd &&
+			    !(s->flags & SMARTT_F_FAST_INC))
+				return false;
+			s->flags |= SMARTT_F_FAST_INC;
+			smartt_grow(s, (u64)size * p->fast_inc_k);
+			return true;
+		}
+	}
+	s->fi_count = 0;
+	s->flags &= ~SMARTT_F_FAST_INC;
+	return false;
+}
+
+/*
+ * Multiplicative decrease, paper Eq. 1, at most once per md_interval:
+ *
+ *	cwnd *= max(md_min_factor, 1 - gamma (avg_rtt - trtt) / avg_rtt)
+ *
+ * computed as cwnd - cwnd x r with r = gamma (avg - trtt) / avg in Q20, so
+ * the factor is not rounded to 1/1024. avg_rtt <= trtt would make the
+ * factor exceed 1: skip (spec [D] 10).
+ */
+static inline bool smartt_md(struct smartt_state *s,
+			     const struct smartt_params *p, u32 now, u32 trtt)
+{
+	u64 avg = s->avg_rtt, t = (u64)trtt << SMARTT_RTT_SHIFT;
+	u64 r, dec, w;
+
+	if ((s->flags & SMARTT_F_MD_DONE) &&
+	    now - s->md_time < ((u64)s->brtt * p->md_interval >> SMARTT_Q))
+		return false;
+	if (avg <= t)
+		return false;
+	r = smartt_div(smartt_mul_sat(p->md_gamma, (avg - t) << SMARTT_Q),
+		       avg);
+	dec = smartt_mul_sat(s->cwnd, r) >> (2 * SMARTT_Q);
+	w = dec < s->cwnd ? s->cwnd - dec : 0;
+	w = smartt_max64(w, (u64)s->cwnd * p->md_min_factor >> SMARTT_Q);
+	s->cwnd = (u32)smartt_min64(w, s->cwnd);
+	s->md_time = now;
+	s->flags |= SMARTT_F_MD_DONE;
+	return true;
+}
+
+/*
+ * Optional fair decrease for the marked-but-fast cell (spec 5.10, off by
+ * default): cwnd -= fd x size x cwnd / bdp, a DCTCP-like slice per mark.
+ */
+static inline void smartt_fair_decrease(struct smartt_state *s,
+					const struct smartt_params *p,
+					u32 size)
+{
+	u64 dec = smartt_mul_sat((u64)size * s->cwnd, p->fair_decrease);
+
+	dec = smartt_div(dec, (u64)s->bdp << SMARTT_Q);
+	s->cwnd = dec < s->cwnd ? s->cwnd - (u32)dec : 0;
+}
+
+/*
+ * The ECN x delay matrix, spec 5.4 / paper Algorithm 1. rtt == trtt counts
+ * as below target (spec [D] 13).
+ *
+ * Fair increase, Eq. 2:	size / cwnd x mtu x fi x scale
+ * Proportional increase, Eq. 3:
+ *	min(size, (trtt - rtt) / rtt x size / cwnd x mtu x pi x scale)
+ *
+ * With unit = size x inc_unit (= size x mtu x scale, Q4) both come out in
+ * Q10 bytes from one division each. Both use the window before this ACK
+ * (spec [D] 12). Over a window's worth of ACKs the fair increase adds
+ * fi x scale MTUs whatever the window, which favours small windows, and the
+ * proportional one at most pi x scale x (trtt - brtt) / brtt = 1 x scale.
+ */
+static inline enum smartt_action
+smartt_core_cases(struct smartt_state *s, const struct smartt_params *p,
+		  u32 now, u32 size, u32 rtt, bool ecn)
+{
+	u32 trtt = smartt_trtt(s, p);
+	u64 unit, fi, pi;
+
+	if (ecn) {
+		if (rtt > trtt)
+			return smartt_md(s, p, now, trtt) ? SMARTT_MD :
+							    SMARTT_NONE;
+		if (p->fair_decrease)
+			smartt_fair_decrease(s, p, size);
+		return SMARTT_PATH_CHANGE;
+	}
+	unit = (u64)size * s->inc_unit;
+	fi = smartt_div(smartt_mul_sat(unit, p->fi),
+			(u64)s->cwnd << SMARTT_UNIT_SHIFT);
+	if (rtt > trtt) {
+		smartt_grow(s, fi);
+		return SMARTT_FAIR_INC;
+	}
+	pi = smartt_mul_sat(smartt_mul_sat(unit, p->pi), trtt - rtt);
+	pi = smartt_div(pi, (u64)rtt * s->cwnd << SMARTT_UNIT_SHIFT);
+	pi = smartt_min64(pi, (u64)size << SMARTT_Q);
+	smartt_grow(s, pi + fi);
+	return SMARTT_PROP_INC;
+}
+
+/*
+ * An RTT sample in us, or 0 for none (< 0). A zero reading means less than
+ * the clock's resolution, so it counts as 1 us; it is capped at
+ * SMARTT_RTT_MAX so that RTT products fit in 64 bits.
+ */
+static inline u32 smartt_rtt_sample(s32 rtt_us)
+{
+	if (rtt_us < 0)
+		return 0;
+	if (!rtt_us)
+		return 1;
+	return (u32)rtt_us < SMARTT_RTT_MAX ? (u32)rtt_us : SMARTT_RTT_MAX;
+}
+
+/*
+ * One ACK (spec 5.2): @size bytes newly delivered, @rtt_us its RTT sample
+ * (< 0: none), @ecn the echoed CE mark, @inflight the bytes still in
+ * flight after it, @now in us.
+ */
+static inline enum smartt_action
+smartt_on_ack(struct smartt_state *s, const struct smartt_params *p,
+	      u32 now, u32 size, s32 rtt_us, bool ecn, u32 inflight)
+{
+	enum smartt_action act = SMARTT_NONE;
+	u32 rtt = smartt_rtt_sample(rtt_us);
+	bool adapted;
+
+	if (!s->brtt) {
+		if (!rtt)
+			return SMARTT_NONE;
+		smartt_start(s, p, smartt_learned_brtt(p, rtt));
+	}
+	if (size > SMARTT_CWND_LIMIT)
+		size = SMARTT_CWND_LIMIT;
+
+	s->acked = smartt_add_sat(s->acked, size);
+	if (rtt) {
+		smartt_update_avg_rtt(s, rtt);
+		if (!p->base_rtt_us && smartt_learned_brtt(p, rtt) < s->brtt)
+			smartt_set_brtt(s, p, smartt_learned_brtt(p, rtt));
+	}
+	if (smartt_ignore(s, size)) {
+		act = SMARTT_IGNORED;
+		goto out;
+	}
+	if (!p->trimming && rtt)
+		smartt_notrim_check(s, p, rtt);
+
+	/* Both run: FastIncrease keeps its count even when QA fires. */
+	adapted = smartt_quick_adapt(s, p, now, inflight);
+	if (smartt_fast_increase(s, p, size, rtt, ecn))
+		act = adapted ? SMARTT_QUICK_ADAPT : SMARTT_FAST_INC;
+	else if (adapted)
+		act = SMARTT_QUICK_ADAPT;
+	else if (rtt)
+		act = smartt_core_cases(s, p, now, size, rtt, ecn);
+out:
+	smartt_clamp(s, p);
+	return act;
+}
+
+/*
+ * A trimmed packet's NACK, or a loss reported as one (spec 5.9): the lost
+ * bytes leave the window and QuickAdapt is armed, applying at once if the
+ * measurement window is over. Inside the ignore phase it only counts
+ * (spec [D] 8).
+ */
+static inline enum smartt_action
+smartt_on_nack(struct smartt_state *s, const struct smartt_params *p,
+	       u32 now, u32 size, u32 inflight)
+{
+	enum smartt_action act = SMARTT_LOSS;
+
+	if (!s->brtt)
+		return SMARTT_NONE;
+	if (smartt_ignore(s, size))
+		return SMARTT_IGNORED;
+	s->cwnd -= size < s->cwnd ? size : s->cwnd;
+	s->flags |= SMARTT_F_QA_ARMED;
+	if (smartt_quick_adapt(s, p, now, inflight))
+		act = SMARTT_QUICK_ADAPT;
+	smartt_clamp(s, p);
+	return act;
+}
+
+/*
+ * A retransmission timeout for @size bytes: the same accounting as a NACK
+ * but it does not arm QuickAdapt, a timeout comes too late to measure the
+ * congestion that caused it (spec 5.9, [D] 16).
+ */
+static inline enum smartt_action
+smartt_on_timeout(struct smartt_state *s, const struct smartt_params *p,
+		  u32 size)
+{
+	if (!s->brtt)
+		return SMARTT_NONE;
+	if (smartt_ignore(s, size))
+		return SMARTT_IGNORED;
+	s->cwnd -= size < s->cwnd ? size : s->cwnd;
+	smartt_clamp(s, p);
+	return SMARTT_LOSS;
+}
+
+/*
+ * Pacing rate in bytes per second: pacing_gain x cwnd / brtt. Sending a
+ * window in less than a base RTT is as fast as the window allows on an
+ * idle path, so with a gain above 1 the window, not the pacer, sets the
+ * rate; the pacer only spreads line-rate bursts (the 1-BDP initial window,
+ * FastIncrease). 0 means "do not pace" (no window yet, or gain 0).
+ */
+static inline u64 smartt_pacing_rate(const struct smartt_state *s,
+				     const struct smartt_params *p)
+{
+	u64 rate = smartt_mul_sat((u64)s->cwnd * 1000000, p->pacing_gain);
+
+	return smartt_div(rate, (u64)s->brtt << SMARTT_Q);
+}
+
+#endif /* _SMARTT_CORE_H */

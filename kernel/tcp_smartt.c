@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SMaRTT congestion control (Sender-based Marked Rapidly-adapting Trimmed &
+ * Timed Transport), the basis of Ultra Ethernet's NSCC:
+ *
+ *   T. Bonato et al., "SMaRTT: Sender-based Marked Rapidly-adapting Trimmed
+ *   & Timed Transport".
+ *
+ * A window in bytes, set on every ACK from the ECN mark and the RTT of the
+ * ACK: decrease when marked and above the target RTT, keep when marked and
+ * below it, grow gently when unmarked and above, proportionally to the
+ * headroom when unmarked and below. QuickAdapt cuts the window to the bytes
+ * actually delivered in the last target RTT after a loss; FastIncrease
+ * grows it by 2 MSS per MSS once a full window came back clean.
+ *
+ * The law lives in core/smartt_core.h, shared with the unit tests; this
+ * file maps tcp_congestion_ops onto it:
+ *
+ *  - cong_control owns snd_cwnd (segments, from the byte window) and
+ *    sk_pacing_rate. With cong_control the stack neither runs PRR nor
+ *    resets the window to ssthresh, as for BBR.
+ *  - An ACK's size is rs->acked_sacked MSS, its RTT rs->rtt_us (< 0 after a
+ *    retransmission: no RTT step), its mark the ECE flag seen by
+ *    in_ack_event. The receiver echoes CE per segment (uno_ecn.h, as DCTCP
+ *    does), so ECE covers exactly the segments the ACK acknowledges.
+ *  - TCP has no trim NACK. Segments the ACK marked lost (SACK, RACK,
+ *    rs->losses) stand in for NACKs when trimming=1; with trimming=0 only
+ *    the RTO counts, and QuickAdapt is armed by RTT instead.
+ *  - An RTO (CA_EVENT_LOSS) is one MSS timing out.
+ *  - If the peer refuses ECN the socket falls back to "smartt-noecn", the
+ *    same law without ECT, as dctcp falls back to "dctcp-reno".
+ *
+ * Author: Uno for Linux developers
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/inet_diag.h>
+#include <linux/module.h>
+#include <linux/version.h>
+#include <net/tcp.h>
+
+#include "smartt_core.h"
+#include "uno_ecn.h"
+#include "uapi/tcp_smartt.h"
+
+struct smartt {
+	struct smartt_state st;		/* the control law */
+	struct uno_ecn_rx ecn_rx;	/* receiver side: per-segment CE echo */
+	u16 quick_adapts;		/* for get_info, wrapping */
+	u16 decreases;
+	u8 ece;				/* ECE of the ACK being processed */
+};
+
+static struct tcp_congestion_ops smartt_noecn;
+
+/* The constants of the law, one instance read by every flow. */
+static struct smartt_params smartt_conf __read_mostly = SMARTT_PARAMS_DEFAULT;
+
+/*
+ * Module parameters. Each is range-checked: a value outside its range is
+ * refused with -EINVAL and the old value stays. Flows read them on every
+ * ACK, so a change applies to running connections, except link_rate_mbps,
+ * bdp_ref, bdp_ref_mtu and rtt_gain_*, applied when a flow's base RTT or
+ * MSS changes, and init_cwnd and a non-zero base_rtt_us, read when a
+ * connection starts. The core is safe for any combination of values.
+ */
+struct smartt_param {
+	u32 *val;
+	u32 min;
+	u32 max;
+};
+
+static int smartt_param_set(const char *val, const struct kernel_param *kp)
+{
+	const struct smartt_param *sp = kp->arg;
+	u32 v;
+
+	if (kstrtou32(val, 0, &v) || v < sp->min || v > sp->max)
+		return -EINVAL;
+	WRITE_ONCE(*sp->val, v);
+	return 0;
+}
+
+static int smartt_param_get(char *buffer, const struct kernel_param *kp)
+{
+	const struct smartt_param *sp = kp->arg;
+
+	return sysfs_emit(buffer, "%u\n", READ_ONCE(*sp->val));
+}
+
+static const struct kernel_param_ops smartt_param_ops = {
+	.set = smartt_param_set,
+	.get = smartt_param_get,
+};
+
+#define SMARTT_PARAM(_name, _min, _max, _desc)				\
+	static struct smartt_param smartt_param_##_name = {		\
+		.val = &smartt_conf._name,				\
+		.min = _min,						\
+		.max = _max,						\
+	};								\
+	module_param_cb(_name, &smartt_param_ops,			\
+			&smartt_param_##_name, 0644);			\
+	MODULE_PARM_DESC(_name, _desc)
+
+/* "Q10" below: in 1/1024 units, 1024 = 1.0. */
+SMARTT_PARAM(link_rate_mbps, 1, 10000000,
+	     "sender line rate for the BDP, Mbit/s (default 1000, 1-10000000)");
+SMARTT_PARAM(base_rtt_us, 0, SMARTT_RTT_MAX,
+	     "base RTT, us; 0: the handshake RTT, then the lowest sample (default 0, 0-16777215)");
+SMARTT_PARAM(base_rtt_floor_us, 0, SMARTT_RTT_MAX,
+	     "least learned base RTT, us: the network's shortest path RTT (default 0, 0-16777215)");
+SMARTT_PARAM(trtt_factor, 1024, 16384,
+	     "target RTT in base RTTs, Q10 (default 1536 = 1.5, 1024-16384)");
+SMARTT_PARAM(md_gamma, 0, 1024,
+	     "multiplicative decrease gain, Q10 (default 819 = 0.8, 0-1024)");
+SMARTT_PARAM(md_min_factor, 0, 1024,
+	     "smallest factor of one decrease, Q10 (default 512 = 0.5, 0-1024)");
+SMARTT_PARAM(md_interval, 0, 16384,
+	     "least time between decreases in base RTTs, Q10 (default 1024 = 1, 0-16384)");
+SMARTT_PARAM(fi, 0, 65536,
+	     "fair increase, MSS per RTT per unit of BDP scale, Q10 (default 1024 = 1, 0-65536)");
+SMARTT_PARAM(pi, 0, 65536,
+	     "proportional increase constant per unit of BDP scale, Q10 (default 2048 = 2, 0-65536)");
+SMARTT_PARAM(bdp_ref, 1, SMARTT_CWND_LIMIT,
+	     "reference BDP of the increase scale, bytes (default 150000, 1-1073741824)");
+SMARTT_PARAM(bdp_ref_mtu, 1, 65535,
+	     "MTU the reference BDP is counted in, bytes (default 4096, 1-65535)");
+SMARTT_PARAM(fast_inc_k, 0, 16384,
+	     "FastIncrease, bytes per acked byte, Q10 (default 2048 = 2, 0-16384)");
+SMARTT_PARAM(fast_inc_tol, 0, 16384,
+	     "FastIncrease: RTT counts as base if within this many base RTTs of it, Q10 (default 128 = 1/8, 0-16384)");
+SMARTT_PARAM(fast_inc_tol_us, 0, 1000000,
+	     "floor of that tolerance, us (default 0, 0-1000000)");
+SMARTT_PARAM(qa_scaling, 1, 16384,
+	     "QuickAdapt window per byte delivered in a target RTT, Q10 (default 1024 = 1, 1-16384)");
+SMARTT_PARAM(qa_notrim_rtt, 0, 65536,
+	     "trimming=0: arm QuickAdapt above base + this x (target - base) RTT, Q10 (default 4096 = 4, 0-65536)");
+SMARTT_PARAM(qa_notrim_acked, 0, 1024,
+	     "trimming=0: ... if fewer bytes than this x max window were delivered, Q10 (default 128 = 1/8, 0-1024)");
+SMARTT_PARAM(min_cwnd, 1, 1024,
+	     "window floor, MSS (default 1, 1-1024)");
+SMARTT_PARAM(max_cwnd, 1, 16384,
+	     "window ceiling in BDPs, Q10 (default 1536 = 1.5, 1-16384)");
+SMARTT_PARAM(init_cwnd, 1, 16384,
+	     "initial window in BDPs, Q10 (default 1024 = 1, 1-16384)");
+SMARTT_PARAM(rtt_gain_pkts, 1, 1024,
+	     "RTT average gain is this / BDP in packets (default 4, 1-1024)");
+SMARTT_PARAM(rtt_gain_min, 1, 1024,
+	     "least RTT average gain, Q10 (default 8 = 1/128, 1-1024)");
+SMARTT_PARAM(rtt_gain_max, 1, 1024,
+	     "greatest RTT average gain, Q10 (default 256 = 1/4, 1-1024)");
+SMARTT_PARAM(fair_decrease, 0, 1024,
+	     "decrease per marked ACK below target RTT, Q10; 0: off, the paper's no-op (default 0, 0-1024)");
+SMARTT_PARAM(pacing_gain, 0, 8192,
+	     "pacing rate in windows per base RTT, Q10; 0: do not pace (default 1280 = 1.25, 0-8192)");
+SMARTT_PARAM(trimming, 0, 1,
+	     "1: losses found by SACK/RACK act as trim NACKs; 0: RTOs only, QuickAdapt armed by RTT (default 1, 0-1)");
+
+static u32 smartt_tcp_bytes(u32 pkts, u32 mss)
+{
+	return (u32)min_t(u64, (u64)pkts * mss, U32_MAX);
+}
+
+/* Apply the byte window: floor to whole segments, never more than ours. */
+static void smartt_tcp_apply(struct sock *sk, const struct smartt *ca)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	unsigned long max_rate = READ_ONCE(sk->sk_max_pacing_rate);
+	u32 segs;
+	u64 rate;
+
+	if (!ca->st.cwnd)	/* no base RTT yet: the stack's IW stands */
+		return;
+	segs = ca->st.cwnd / max(tp->mss_cache, 1U);
+	tcp_snd_cwnd_set(tp, clamp(segs, 1U, max(tp->snd_cwnd_clamp, 1U)));
+
+	rate = smartt_pacing_rate(&ca->st, &smartt_conf);
+	WRITE_ONCE(sk->sk_pacing_rate,
+		   rate ? (unsigned long)min_t(u64, rate, max_rate) : max_rate);
+}
+
+static void smartt_tcp_init(struct sock *sk)
+{
+	struct smartt *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 min_rtt = tcp_min_rtt(tp);
+
+	/* The handshake's RTT, when it gave one, is the first base RTT. */
+	smartt_init(&ca->st, &smartt_conf, tp->mss_cache,
+		    min_rtt == ~0U ? 0 : min_rtt);
+	uno_ecn_rx_init(sk, &ca->ecn_rx);
+	ca->quick_adapts = 0;
+	ca->decreases = 0;
+	ca->ece = 0;
+
+	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+	smartt_tcp_apply(sk, ca);
+	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+
+	/*
+	 * The peer did not agree to ECN. Like DCTCP, switch to ops without
+	 * TCP_CONG_NEEDS_ECN, so that tcp_init_congestion_control() stops
+	 * ECT (RFC 3168); the law runs on, but the marked cells never happen
+	 * and the window only comes down on delay-triggered QuickAdapt and
+	 * loss. Per-segment marks also need this module (or dctcp) at the
+	 * receiver, which the sender cannot check.
+	 */
+	if (!(tp->ecn_flags & TCP_ECN_OK) &&
+	    sk->sk_state != TCP_LISTEN && sk->sk_state != TCP_CLOSE) {
+		WRITE_ONCE(inet_csk(sk)->icsk_ca_ops, &smartt_noecn);
+		pr_warn_once("ECN not negotiated, falling back to smartt-noecn\n");
+	}
+}
+
+static void smartt_tcp_count(struct smartt *ca, enum smartt_action act)
+{
+	if (act == SMARTT_QUICK_ADAPT)
+		ca->quick_adapts++;
+	else if (act == SMARTT_MD)
+		ca->decreases++;
+}
+
+static s32 smartt_tcp_rtt(const struct rate_sample *rs)
+{
+	if (rs->rtt_us < 0)
+		return -1;
+	return (s32)min_t(long, rs->rtt_us, S32_MAX);
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+static void smartt_tcp_cong_control(struct sock *sk, u32 ack, int flag,
+				    const struct rate_sample *rs)
+#else
+static void smartt_tcp_cong_control(struct sock *sk,
+				    const struct rate_sample *rs)
+#endif
+{
+	struct smartt *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 mss = tp->mss_cache, now = (u32)tp->tcp_mstamp;
+	u32 inflight = smartt_tcp_bytes(tcp_packets_in_flight(tp), mss);
+	enum smartt_action act;
+
+	if (unlikely(ca->st.mtu != mss))
+		smartt_set_mtu(&ca->st, &smartt_conf, mss);
+
+	/*
+	 * Losses this ACK revealed are taken first: if they arm QuickAdapt
+	 * while the measurement window is already over, it adapts on the
+	 * window this ACK would otherwise have closed, one trtt sooner.
+	 */
+	if (rs->losses > 0 && READ_ONCE(smartt_conf.trimming)) {
+		act = smartt_on_nack(&ca->st, &smartt_conf, now,
+				     smartt_tcp_bytes(rs->losses, mss),
+				     inflight);
+		smartt_tcp_count(ca, act);
+	}
+	if (rs->acked_sacked) {
+		act = smartt_on_ack(&ca->st, &smartt_conf, now,
+				    smartt_tcp_bytes(rs->acked_sacked, mss),
+				    smartt_tcp_rtt(rs), ca->ece, inflight);
+		smartt_tcp_count(ca, act);
+	}
+	smartt_tcp_apply(sk, ca);
+}
+
+/* Runs on every ACK before cong_control: keep its mark for it. */
+static void smartt_tcp_in_ack_event(struct sock *sk, u32 flags)
+{
+	struct smartt *ca = inet_csk_ca(sk);
+
+	ca->ece = !!(flags & CA_ACK_ECE);
+}
+
+static void smartt_tcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct smartt *ca = inet_csk_ca(sk);
+
+	switch (ev) {
+	case CA_EVENT_ECN_IS_CE:
+	case CA_EVENT_ECN_NO_CE:
+		uno_ecn_rx_event(sk, &ca->ecn_rx, ev);
+		break;
+	case CA_EVENT_LOSS:
+		/*
+		 * RTO: the head segment timed out. The stack then sets
+		 * snd_cwnd to in-flight + 1 until the next ACK, whose
+		 * cong_control applies the window this leaves.
+		 */
+		smartt_on_timeout(&ca->st, &smartt_conf, tcp_sk(sk)->mss_cache);
+		break;
+	default:
+		/* No restart after idle: the window is kept (spec [D] 26). */
+		break;
+	}
+}
+
+/*
+ * cong_control sets the window on every ACK in every state, so the stack's
+ * reductions (ssthresh on entering CWR, Recovery or Loss) and undo must
+ * change nothing: hand back the current window. There is no .set_state
+ * for the same reason; RTOs arrive as CA_EVENT_LOSS.
+ */
+static u32 smartt_tcp_ssthresh(struct sock *sk)
+{
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+static u32 smartt_tcp_undo_cwnd(struct sock *sk)
+{
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+/* See uapi/tcp_smartt.h for why this is an INET_DIAG_VEGASINFO. */
+static size_t smartt_tcp_get_info(struct sock *sk, u32 ext, int *attr,
+				  union tcp_cc_info *info)
+{
+	const struct smartt *ca = inet_csk_ca(sk);
+	struct tcp_smartt_info *si = (struct tcp_smartt_info *)info;
+	u32 flags = TCP_SMARTT_ENABLED;
+	u8 st_flags = READ_ONCE(ca->st.flags);
+
+	if (!(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+
+	if (st_flags & SMARTT_F_FAST_INC)
+		flags |= TCP_SMARTT_FAST_INC;
+	if (st_flags & SMARTT_F_QA_ARMED)
+		flags |= TCP_SMARTT_QA_ARMED;
+	if (READ_ONCE(ca->st.ignore_left))
+		flags |= TCP_SMARTT_IGNORING;
+	if (READ_ONCE(tcp_sk(sk)->ecn_flags) & TCP_ECN_OK)
+		flags |= TCP_SMARTT_ECN;
+	if (READ_ONCE(ca->ecn_rx.ce_state))
+		flags |= TCP_SMARTT_CE;
+
+	memset(si, 0, sizeof(*si));
+	si->smartt_flags = flags;
+	si->smartt_cwnd = READ_ONCE(ca->st.cwnd);
+	si->smartt_avg_rtt = READ_ONCE(ca->st.avg_rtt) >> SMARTT_RTT_SHIFT;
+	si->smartt_base_rtt = READ_ONCE(ca->st.brtt);
+	si->smartt_quick_adapts = READ_ONCE(ca->quick_adapts);
+	si->smartt_decreases = READ_ONCE(ca->decreases);
+	*attr = INET_DIAG_VEGASINFO;
+	return sizeof(*si);
+}
+
+static struct tcp_congestion_ops smartt __read_mostly = {
+	.init		= smartt_tcp_init,
+	.ssthresh	= smartt_tcp_ssthresh,
+	.undo_cwnd	= smartt_tcp_undo_cwnd,
+	.cong_control	= smartt_tcp_cong_control,
+	.in_ack_event	= smartt_tcp_in_ack_event,
+	.cwnd_event	= smartt_tcp_cwnd_event,
+	.get_info	= smartt_tcp_get_info,
+	.flags		= TCP_CONG_NEEDS_ECN,
+	.owner		= THIS_MODULE,
+	.name		= "smartt",
+};
+
+/* Not registered: what smartt_tcp_init() switches to without ECN. */
+static struct tcp_congestion_ops smartt_noecn __read_mostly = {
+	.ssthresh	= smartt_tcp_ssthresh,
+	.undo_cwnd	= smartt_tcp_undo_cwnd,
+	.cong_control	= smartt_tcp_cong_control,
+	.in_ack_event	= smartt_tcp_in_ack_event,
+	.cwnd_event	= smartt_tcp_cwnd_event,
+	.get_info	= smartt_tcp_get_info,
+	.owner		= THIS_MODULE,
+	.name		= "smartt-noecn",
+};
+
+static int __init smartt_register(void)
+{
+	BUILD_BUG_ON(sizeof(struct smartt) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(sizeof(struct tcp_smartt_info) > sizeof(union tcp_cc_info));
+	return tcp_register_congestion_control(&smartt);
+}
+
+static void __exit smartt_unregister(void)
+{
+	tcp_unregister_congestion_control(&smartt);
+}
+
+module_init(smartt_register);
+module_exit(smartt_unregister);
+
+MODULE_AUTHOR("Uno for Linux developers");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("SMaRTT congestion control (ECN x delay window, QuickAdapt, FastIncrease)");
