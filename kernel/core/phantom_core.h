@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Marking law of the phantom qdisc: the ECN ramp of the real queue and the
+ * phantom queue of Uno (SC'25; shared/spec/uno.md section 4).
+ *
+ * A phantom queue is a byte counter kept next to the real FIFO of a switch
+ * port. Every packet that arrives at the port adds its length, whether it is
+ * queued, trimmed or dropped; the counter drains at a rate below the line
+ * rate (90 % by default) and saturates at its size. Because it is served
+ * more slowly than the link, it fills as soon as the offered load exceeds the
+ * drain rate, before any real queue builds up, and so marks early.
+ *
+ * When a packet leaves the real queue it is CE-marked with probability
+ *
+ *	p = max(ramp_ecn(real backlog), ramp_phantom(phantom occupancy))
+ *
+ * where ramp(q) is 0 up to min, (q - min) / (max - min) up to max and 1
+ * above max. One uniform 32-bit draw, passed in by the caller, decides both
+ * ramps; a mark is put down to the real queue when its ramp alone marks.
+ *
+ * Everything is integer: time in ns (u64, compared modulo 2^64), rates in
+ * bytes per second, sizes in bytes, fractions in parts per million. The
+ * counter drains exactly: the part of a byte already drained but not yet
+ * taken off is carried over in units of 10^-9 byte, so its level does not
+ * depend on how often it is updated. No division is done per packet, except
+ * the division by 10^9 of the drain.
+ *
+ * The header needs no kernel headers, so that the user-space unit tests drive
+ * the very functions that the qdisc runs (like include/net/codel_impl.h).
+ */
+#ifndef _PHANTOM_CORE_H
+#define _PHANTOM_CORE_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/math64.h>
+#else
+#include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int64_t s64;
+#endif
+
+#define PHANTOM_NSEC_PER_SEC	1000000000U
+/* 100 % in parts per million */
+#define PHANTOM_PPM_ONE		1000000U
+/* Highest rate, bytes per second (80 Tbit/s): keeps the drain in 64 bits. */
+#define PHANTOM_RATE_MAX	10000000000000ULL
+
+/* @a / @b and @a % @b for a 32-bit divisor (div_u64_rem() in the kernel). */
+static inline u64 phantom_div_rem(u64 a, u32 b, u32 *rem)
+{
+#ifdef __KERNEL__
+	return div_u64_rem(a, b, rem);
+#else
+	*rem = (u32)(a % b);
+	return a / b;
+#endif
+}
+
+static inline u64 phantom_div64(u64 a, u64 b)
+{
+#ifdef __KERNEL__
+	return div64_u64(a, b);
+#else
+	return a / b;
+#endif
+}
+
+/* floor(@ref * @ppm / 10^6) without overflow; @ppm above 100 % counts as 100 %. */
+static inline u64 phantom_ppm_of(u64 ref, u32 ppm)
+{
+	u32 ref_rem, frac_rem;
+	u64 whole;
+
+	if (ppm > PHANTOM_PPM_ONE)
+		ppm = PHANTOM_PPM_ONE;
+	whole = phantom_div_rem(ref, PHANTOM_PPM_ONE, &ref_rem);
+	return whole * ppm +
+	       phantom_div_rem((u64)ref_rem * ppm, PHANTOM_PPM_ONE, &frac_rem);
+}
+
+/*
+ * Linear marking ramp over an occupancy in bytes: never at or below @min,
+ * always at or above @max, with probability (q - min) / (max - min) in
+ * between. min == max is a step at that threshold.
+ */
+struct phantom_ramp {
+	u32 min;
+	u32 max;
+};
+
+static inline void phantom_ramp_set(struct phantom_ramp *r, u32 ref,
+				    u32 min_ppm, u32 max_ppm)
+{
+	r->min = (u32)phantom_ppm_of(ref, min_ppm);
+	r->max = (u32)phantom_ppm_of(ref, max_ppm);
+}
+
+/*
+ * Whether occupancy @q marks, given a uniform draw @rnd: it does when
+ * rnd < p * 2^32, i.e. rnd * (max - min) < (q - min) * 2^32, which needs no
+ * division and cannot overflow (both sides are below 2^64).
+ */
+static inline bool phantom_ramp_mark(const struct phantom_ramp *r, u32 q,
+				     u32 rnd)
+{
+	if (q <= r->min)
+		return false;
+	if (q >= r->max)
+		return true;
+	return (u64)rnd * (r->max - r->min) < (u64)(q - r->min) << 32;
+}
+
+/*
+ * The phantom counter. Its true level is bytes - debt / 10^9: debt is what
+ * has drained since the last whole byte came off. An empty counter carries
+ * no debt (an idle port stores no credit), nor does a full one.
+ */
+struct phantom_pq {
+	u64 rate;	/* drain rate, bytes per second; 0: never drains */
+	u64 empty_ns;	/* any gap this long empties a full counter */
+	u64 t_last;	/* time of the last drain, ns */
+	u32 size;	/* capacity, bytes; 0: no phantom queue */
+	u32 bytes;	/* occupancy, bytes, rounded up */
+	u32 debt;	/* drained part of the next byte, 10^-9 byte */
+	u32 peak;	/* highest occupancy reached, bytes */
+};
+
+/* Take off what drained between the last update and @now. */
+static inline void phantom_pq_drain(struct phantom_pq *pq, u64 now)
+{
+	s64 dt;
+	u64 gone;
+	u32 debt;
+
+	/* An empty counter has nothing to drain: it just follows the clock. */
+	if (!pq->bytes) {
+		pq->t_last = now;
+		return;
+	}
+	/* Time stood still or went backwards: keep the later stamp. */
+	dt = (s64)(now - pq->t_last);
+	if (dt <= 0)
+		return;
+	pq->t_last = now;
+	if (!pq->rate)
+		return;
+	if ((u64)dt >= pq->empty_ns) {
+		pq->bytes = 0;
+		pq->debt = 0;
+		return;
+	}
+	/*
+	 * dt < empty_ns <= ceil(size * 10^9 / rate), so dt * rate is below
+	 * size * 10^9 + rate and, with size < 2^32 and rate <= RATE_MAX, the
+	 * sum stays below 2^63.
+	 */
+	gone = phantom_div_rem((u64)dt * pq->rate + pq->debt,
+			       PHANTOM_NSEC_PER_SEC, &debt);
+	if (gone >= pq->bytes) {
+		pq->bytes = 0;
+		pq->debt = 0;
+	} else {
+		pq->bytes -= (u32)gone;
+		pq->debt = debt;
+	}
+}
+
+/* A packet of @len bytes arrived at @now (queued, trimmed or dropped). */
+static inline void phantom_pq_arrive(struct phantom_pq *pq, u64 now, u32 len)
+{
+	u64 sum;
+
+	if (!pq->size)
+		return;
+	phantom_pq_drain(pq, now);
+	sum = (u64)pq->bytes + len;
+	if (sum >= pq->size) {
+		pq->bytes = pq->size;
+		pq->debt = 0;
+	} else {
+		pq->bytes = (u32)sum;
+	}
+	if (pq->bytes > pq->peak)
+		pq->peak = pq->bytes;
+}
+
+/* Occupancy at @now, without touching the counter. */
+static inline u32 phantom_pq_level(const struct phantom_pq *pq, u64 now)
+{
+	struct phantom_pq at = *pq;
+
+	phantom_pq_drain(&at, now);
+	return at.bytes;
+}
+
+/*
+ * Set drain rate and size at @now. What drained so far drains at the old
+ * rate; a counter above the new size is cut to it.
+ */
+static inline void phantom_pq_config(struct phantom_pq *pq, u64 rate, u32 size,
+				     u64 now)
+{
+	phantom_pq_drain(pq, now);
+	if (rate > PHANTOM_RATE_MAX)
+		rate = PHANTOM_RATE_MAX;
+	pq->rate = rate;
+	pq->size = size;
+	pq->empty_ns = rate ? phantom_div64((u64)size * PHANTOM_NSEC_PER_SEC +
+					    rate - 1, rate) : ~0ULL;
+	if (pq->bytes >= size) {
+		pq->bytes = size;
+		pq->debt = 0;
+	}
+}
+
+/* Empty the counter at @now (the port was reset). */
+static inline void phantom_pq_flush(struct phantom_pq *pq, u64 now)
+{
+	pq->bytes = 0;
+	pq->debt = 0;
+	pq->t_last = now;
+}
+
+/* Settings of one port, as configured. */
+struct phantom_params {
+	u64 rate;	/* line rate, bytes per second */
+	u32 limit;	/* real queue capacity, bytes */
+	u32 ecn_min;	/* real-queue ramp, ppm of limit */
+	u32 ecn_max;
+	u32 pq_rate;	/* phantom drain rate, ppm of rate */
+	u32 pq_size;	/* phantom capacity, bytes; 0: off */
+	u32 pq_min;	/* phantom ramp, ppm of pq_size */
+	u32 pq_max;
+};
+
+struct phantom_state {
+	struct phantom_ramp ecn;	/* over the real backlog */
+	struct phantom_ramp pq_ramp;	/* over the phantom occupancy */
+	struct phantom_pq pq;
+};
+
+enum phantom_verdict {
+	PHANTOM_PASS,
+	PHANTOM_MARK_REAL,	/* the real-queue ramp marks */
+	PHANTOM_MARK_PHANTOM,	/* only the phantom ramp marks */
+};
+
+/* Apply @p at @now; the phantom counter keeps its level. */
+static inline void phantom_configure(struct phantom_state *st,
+				     const struct phantom_params *p, u64 now)
+{
+	phantom_ramp_set(&st->ecn, p->limit, p->ecn_min, p->ecn_max);
+	phantom_ramp_set(&st->pq_ramp, p->pq_size, p->pq_min, p->pq_max);
+	phantom_pq_config(&st->pq, phantom_ppm_of(p->rate, p->pq_rate),
+			  p->pq_size, now);
+}
+
+/* A packet of @len bytes on the wire arrived at @now. */
+static inline void phantom_arrive(struct phantom_state *st, u64 now, u32 len)
+{
+	phantom_pq_arrive(&st->pq, now, len);
+}
+
+/*
+ * A packet leaves the real queue at @now, leaving @backlog bytes behind it;
+ * @rnd is a uniform 32-bit draw.
+ */
+static inline enum phantom_verdict phantom_depart(struct phantom_state *st,
+						  u64 now, u32 backlog, u32 rnd)
+{
+	phantom_pq_drain(&st->pq, now);
+	if (phantom_ramp_mark(&st->ecn, backlog, rnd))
+		return PHANTOM_MARK_REAL;
+	if (st->pq.size && phantom_ramp_mark(&st->pq_ramp, st->pq.bytes, rnd))
+		return PHANTOM_MARK_PHANTOM;
+	return PHANTOM_PASS;
+}
+
+#endif /* _PHANTOM_CORE_H */

@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_phantom.c	One switch egress port: a shaper, a byte-limited FIFO
+ *			with an ECN ramp, a phantom queue (Uno) and packet
+ *			trimming (NDP, SMaRTT/UEC).
+ *
+ * The qdisc sends at most "rate" bytes per second (qdisc_pkt_len(), so a
+ * size table adds link overhead), so that it is the bottleneck even on a
+ * device without a line rate such as veth. GSO packets are segmented on
+ * enqueue: the port sees, marks and trims packets, not aggregates.
+ *
+ * Enqueue: every packet first feeds the phantom counter (phantom_core.h).
+ * It then joins the real queue if that stays within "limit" bytes. If not,
+ * and trimming is on, it is cut to its headers, tagged with a DSCP and put
+ * in a small band of trimmed headers that is served first; what cannot be
+ * trimmed, or does not fit that band either, is dropped. Nothing is dropped
+ * below the limit: the ramps only ever mark, and only ECT packets.
+ *
+ * Dequeue: trimmed headers first, then the real queue, no faster than
+ * rate; a packet leaving the real queue is CE-marked with the probability
+ * of the higher of the real-queue ramp and the phantom ramp.
+ *
+ * The marking law lives in phantom_core.h; this file is the plumbing.
+ */
+
+#include <linux/module.h>
+#include <linux/types.h>
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/skbuff.h>
+#include <linux/netdevice.h>
+#include <linux/random.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+#include <net/sch_generic.h>
+
+#include "phantom_core.h"
+#include "uapi/sch_phantom.h"
+
+#define PHANTOM_DEF_LIMIT	1000000	/* bytes, uno.md 4.3 */
+#define PHANTOM_DEF_ECN_MIN	200000	/* 20 % of limit, smartt.md 6.1 */
+#define PHANTOM_DEF_ECN_MAX	800000	/* 80 % */
+#define PHANTOM_DEF_PQ_RATE	900000	/* 90 % of rate, uno.md 4.2 */
+#define PHANTOM_DEF_PQ_MIN	20000	/* 2 % of phantom-size */
+#define PHANTOM_DEF_PQ_MAX	600000	/* 60 % */
+#define PHANTOM_DEF_TRIM_DSCP	0x3e	/* smartt.md 6.3 */
+#define PHANTOM_DEF_TRIM_LIMIT	65536	/* bytes */
+#define PHANTOM_DSCP_MAX	63
+
+struct phantom_cfg {
+	struct phantom_params core;
+	u32 trim;		/* network-layer bytes a trim keeps; 0: off */
+	u32 trim_limit;		/* capacity of the trimmed-header band, bytes */
+	u8 trim_dscp;
+};
+
+struct phantom_sched_data {
+	struct phantom_cfg cfg;
+	struct psched_ratecfg rate;
+	u64 burst_ns;		/* credit an idle link may build up */
+	u64 t_next;		/* earliest departure of the next packet, ns */
+	struct phantom_state st;
+
+	struct qdisc_skb_head data;	/* the real queue */
+	struct qdisc_skb_head hdrs;	/* trimmed headers, served first */
+	u32 data_backlog;
+	u32 hdrs_backlog;
+	struct qdisc_watchdog watchdog;
+
+	/* statistics, see struct tc_phantom_xstats */
+	u64 ce_marks;
+	u64 phantom_marks;
+	u64 trimmed;
+	u64 trim_drops;
+	u64 tail_drops;
+	u32 max_backlog;
+};
+
+/* Where a trim cuts a packet. */
+struct phantom_cut {
+	__be16 proto;		/* ETH_P_IP or ETH_P_IPV6 */
+	u16 nhlen;		/* fixed IP header, plus IPv4 options */
+	u32 keep;		/* network-layer bytes kept */
+	u32 payload;		/* transport payload of the original packet */
+};
+
+/*
+ * Plan the trim of @skb to @trim bytes from its network header, never less
+ * than its IP and TCP/UDP headers. Fragments, non-IP packets, malformed ones
+ * and packets that are no longer than the cut cannot be trimmed.
+ */
+static bool phantom_trim_plan(const struct sk_buff *skb, u32 trim,
+			      struct phantom_cut *cut)
+{
+	unsigned int noff = skb_network_offset(skb);
+	unsigned int l3len, hdrs;
+	u8 proto;
+
+	cut->proto = skb_protocol(skb, true);
+	switch (cut->proto) {
+	case htons(ETH_P_IP): {
+		const struct iphdr *iph;
+		struct iphdr _iph;
+
+		iph = skb_header_pointer(skb, noff, sizeof(_iph), &_iph);
+		if (!iph || iph->version != 4 || iph->ihl < 5 ||
+		    ip_is_fragment(iph))
+			return false;
+		hdrs = iph->ihl * 4;
+		cut->nhlen = hdrs;
+		l3len = ntohs(iph->tot_len);
+		proto = iph->protocol;
+		break;
+	}
+	case htons(ETH_P_IPV6): {
+		const struct ipv6hdr *ip6h;
+		struct ipv6hdr _ip6h;
+		__be16 frag_off;
+		int off;
+
+		ip6h = skb_header_pointer(skb, noff, sizeof(_ip6h), &_ip6h);
+		/* A zero payload length is a jumbogram (BIG TCP). */
+		if (!ip6h || ip6h->version != 6 || !ip6h->payload_len)
+			return false;
+		l3len = sizeof(*ip6h) + ntohs(ip6h->payload_len);
+		proto = ip6h->nexthdr;
+		off = ipv6_skip_exthdr(skb, noff + sizeof(*ip6h), &proto,
+				       &frag_off);
+		if (off < 0 || frag_off)
+			return false;
+		hdrs = off - noff;
+		cut->nhlen = sizeof(*ip6h);
+		break;
+	}
+	default:
+		return false;
+	}
+	if (hdrs > l3len || noff + l3len > skb->len)
+		return false;
+
+	switch (proto) {
+	case IPPROTO_TCP: {
+		const struct tcphdr *th;
+		struct tcphdr _th;
+
+		th = skb_header_pointer(skb, noff + hdrs, sizeof(_th), &_th);
+		if (!th || th->doff < 5)
+			return false;
+		hdrs += th->doff * 4;
+		break;
+	}
+	case IPPROTO_UDP:
+		hdrs += sizeof(struct udphdr);
+		break;
+	}
+	if (hdrs > l3len)
+		return false;
+
+	cut->keep = max(trim, hdrs);
+	cut->payload = l3len - hdrs;
+	return cut->keep < l3len;
+}
+
+/*
+ * Cut @skb as planned: fix the IP length (and the IPv4 header checksum), set
+ * the DSCP, turn CE back into ECT(0), and store the original transport
+ * payload length in the IPv4 ID or the IPv6 flow label so that a receiver
+ * can NACK the right amount. The transport checksum is left stale on
+ * purpose: a stack that does not expect trimmed headers drops them.
+ */
+static bool phantom_trim_apply(struct sk_buff *skb,
+			       const struct phantom_cut *cut, u8 dscp)
+{
+	unsigned int noff = skb_network_offset(skb);
+	u8 ecn;
+
+	if (pskb_trim(skb, noff + cut->keep) ||
+	    skb_ensure_writable(skb, noff + cut->nhlen))
+		return false;
+
+	if (cut->proto == htons(ETH_P_IP)) {
+		struct iphdr *iph = ip_hdr(skb);
+
+		ecn = iph->tos & INET_ECN_MASK;
+		if (ecn == INET_ECN_CE)
+			ecn = INET_ECN_ECT_0;
+		iph->tos = dscp << 2 | ecn;
+		iph->tot_len = htons(cut->keep);
+		iph->id = htons(cut->payload);
+		ip_send_check(iph);
+	} else {
+		struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+		ecn = ipv6_get_dsfield(ip6h) & INET_ECN_MASK;
+		if (ecn == INET_ECN_CE)
+			ecn = INET_ECN_ECT_0;
+		ip6_flow_hdr(ip6h, dscp << 2 | ecn, htonl(cut->payload));
+		ip6h->payload_len = htons(cut->keep - sizeof(*ip6h));
+	}
+	skb->ip_summed = CHECKSUM_NONE;
+	qdisc_skb_cb(skb)->pkt_len = skb->len;
+	return true;
+}
+
+static void phantom_queue(struct Qdisc *sch, struct qdisc_skb_head *qh,
+			  struct sk_buff *skb)
+{
+	__qdisc_enqueue_tail(skb, qh);
+	qdisc_qstats_backlog_inc(sch, skb);
+	sch->q.qlen++;
+}
+
+/* Enqueue one packet (never a GSO one); it may come out trimmed. */
+static int phantom_enqueue_one(struct sk_buff *skb, struct Qdisc *sch, u64 now,
+			       struct sk_buff **to_free)
+{
+	struct phantom_sched_data *q = qdisc_priv(sch);
+	unsigned int len = qdisc_pkt_len(skb);
+	struct phantom_cut cut;
+
+	phantom_arrive(&q->st, now, len);
+
+	if (likely((u64)q->data_backlog + len <= q->cfg.core.limit)) {
+		q->data_backlog += len;
+		q->max_backlog = max(q->max_backlog, q->data_backlog);
+		phantom_queue(sch, &q->data, skb);
+		return NET_XMIT_SUCCESS;
+	}
+
+	if (!q->cfg.trim || !phantom_trim_plan(skb, q->cfg.trim, &cut)) {
+		q->tail_drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	len = skb_network_offset(skb) + cut.keep;
+	if ((u64)q->hdrs_backlog + len > q->cfg.trim_limit) {
+		q->trim_drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	if (!phantom_trim_apply(skb, &cut, q->cfg.trim_dscp)) {
+		q->tail_drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	q->hdrs_backlog += qdisc_pkt_len(skb);
+	q->trimmed++;
+	phantom_queue(sch, &q->hdrs, skb);
+	return NET_XMIT_SUCCESS;
+}
+
+/* Segment a GSO packet and enqueue the segments, like tbf_segment(). */
+static int phantom_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch, u64 now,
+			       struct sk_buff **to_free)
+{
+	netdev_features_t features = netif_skb_features(skb);
+	unsigned int len = qdisc_pkt_len(skb), queued = 0;
+	struct sk_buff *segs, *seg, *next;
+	int nb = 0;
+
+	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs)) {
+		struct phantom_sched_data *q = qdisc_priv(sch);
+
+		phantom_arrive(&q->st, now, len);
+		return qdisc_drop(skb, sch, to_free);
+	}
+
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		qdisc_skb_cb(seg)->pkt_len = seg->len;
+		if (phantom_enqueue_one(seg, sch, now, to_free) ==
+		    NET_XMIT_SUCCESS) {
+			nb++;
+			queued += qdisc_pkt_len(seg);
+		}
+	}
+	if (!nb) {
+		kfree_skb(skb);
+		return NET_XMIT_DROP;
+	}
+	/* Our parents counted one packet of len bytes. */
+	qdisc_tree_reduce_backlog(sch, 1 - nb, len - queued);
+	consume_skb(skb);
+	return NET_XMIT_SUCCESS;
+}
+
+static int phantom_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			   struct sk_buff **to_free)
+{
+	unsigned int len = qdisc_pkt_len(skb);
+	u64 now = ktime_get_ns();
+	int ret;
+
+	if (skb_is_gso(skb))
+		return phantom_enqueue_gso(skb, sch, now, to_free);
+
+	ret = phantom_enqueue_one(skb, sch, now, to_free);
+	/* A trimmed packet is shorter than what our parents counted. */
+	if (ret == NET_XMIT_SUCCESS && qdisc_pkt_len(skb) != len)
+		qdisc_tree_reduce_backlog(sch, 0, len - qdisc_pkt_len(skb));
+	return ret;
+}
+
+static void phantom_mark(struct phantom_sched_data *q, struct sk_buff *skb,
+			 u64 now)
+{
+	switch (phantom_depart(&q->st, now, q->data_backlog,
+			       get_random_u32())) {
+	case PHANTOM_MARK_REAL:
+		if (INET_ECN_set_ce(skb))
+			q->ce_marks++;
+		break;
+	case PHANTOM_MARK_PHANTOM:
+		if (INET_ECN_set_ce(skb))
+			q->phantom_marks++;
+		break;
+	case PHANTOM_PASS:
+		break;
+	}
+}
+
+static struct sk_buff *phantom_dequeue(struct Qdisc *sch)
+{
+	struct phantom_sched_data *q = qdisc_priv(sch);
+	struct sk_buff *skb;
+	u64 now;
+
+	if (!sch->q.qlen)
+		return NULL;
+
+	now = ktime_get_ns();
+	if (now < q->t_next) {
+		qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
+		qdisc_qstats_overlimit(sch);
+		return NULL;
+	}
+
+	skb = __qdisc_dequeue_head(&q->hdrs);
+	if (skb) {
+		q->hdrs_backlog -= qdisc_pkt_len(skb);
+	} else {
+		skb = __qdisc_dequeue_head(&q->data);
+		if (unlikely(!skb))
+			return NULL;
+		q->data_backlog -= qdisc_pkt_len(skb);
+		phantom_mark(q, skb, now);
+	}
+
+	/* Late by less than the burst: the link does not lose that time. */
+	if (now - q->t_next > q->burst_ns)
+		q->t_next = now - q->burst_ns;
+	q->t_next += psched_l2t_ns(&q->rate, qdisc_pkt_len(skb));
+
+	qdisc_qstats_backlog_dec(sch, skb);
+	sch->q.qlen--;
+	qdisc_bstats_update(sch, skb);
+	return skb;
+}
+
+static void phantom_reset(struct Qdisc *sch)
+{
+	struct phantom_sched_data *q = qdisc_priv(sch);
+
+	__qdisc_reset_queue(&q->data);
+	__qdisc_reset_queue(&q->hdrs);
+	q->data_backlog = 0;
+	q->hdrs_backlog = 0;
+	sch->q.qlen = 0;
+	sch->qstats.backlog = 0;
+	q->t_next = 0;
+	phantom_pq_flush(&q->st.pq, ktime_get_ns());
+	qdisc_watchdog_cancel(&q->watchdog);
+}
+
+static const struct nla_policy phantom_policy[TCA_PHANTOM_MAX + 1] = {
+	[TCA_PHANTOM_RATE]	 = { .type = NLA_U64 },
+	[TCA_PHANTOM_LIMIT]	 = { .type = NLA_U32 },
+	[TCA_PHANTOM_ECN_MIN]	 = { .type = NLA_U32 },
+	[TCA_PHANTOM_ECN_MAX]	 = { .type = NLA_U32 },
+	[TCA_PHANTOM_PQ_RATE]	 = { .type = NLA_U32 },
+	[TCA_PHANTOM_PQ_SIZE]	 = { .type = NLA_U32 },
+	[TCA_PHANTOM_PQ_MIN]	 = { .type = NLA_U32 },
+	[TCA_PHANTOM_PQ_MAX]	 = { .type = NLA_U32 },
+	[TCA_PHANTOM_TRIM]	 = { .type = NLA_U32 },
+	[TCA_PHANTOM_TRIM_DSCP]	 = { .type = NLA_U8 },
+	[TCA_PHANTOM_TRIM_LIMIT] = { .type = NLA_U32 },
+};
+
+static void phantom_get_u32(u32 *val, const struct nlattr *attr)
+{
+	if (attr)
+		*val = nla_get_u32(attr);
+}
+
+/* Merge the attributes in @tb into @cfg. */
+static void phantom_cfg_merge(struct phantom_cfg *cfg, struct nlattr **tb)
+{
+	if (tb[TCA_PHANTOM_RATE])
+		cfg->core.rate = nla_get_u64(tb[TCA_PHANTOM_RATE]);
+	phantom_get_u32(&cfg->core.limit, tb[TCA_PHANTOM_LIMIT]);
+	phantom_get_u32(&cfg->core.ecn_min, tb[TCA_PHANTOM_ECN_MIN]);
+	phantom_get_u32(&cfg->core.ecn_max, tb[TCA_PHANTOM_ECN_MAX]);
+	phantom_get_u32(&cfg->core.pq_rate, tb[TCA_PHANTOM_PQ_RATE]);
+	phantom_get_u32(&cfg->core.pq_size, tb[TCA_PHANTOM_PQ_SIZE]);
+	phantom_get_u32(&cfg->core.pq_min, tb[TCA_PHANTOM_PQ_MIN]);
+	phantom_get_u32(&cfg->core.pq_max, tb[TCA_PHANTOM_PQ_MAX]);
+	phantom_get_u32(&cfg->trim, tb[TCA_PHANTOM_TRIM]);
+	phantom_get_u32(&cfg->trim_limit, tb[TCA_PHANTOM_TRIM_LIMIT]);
+	if (tb[TCA_PHANTOM_TRIM_DSCP])
+		cfg->trim_dscp = nla_get_u8(tb[TCA_PHANTOM_TRIM_DSCP]);
+}
+
+/* The attribute to blame: the first of @a, @b that was given. */
+static const struct nlattr *phantom_blame(struct nlattr **tb, int a, int b)
+{
+	return tb[a] ? tb[a] : tb[b];
+}
+
+/* Check the merged @cfg as a whole; @tb says which values are new. */
+static int phantom_cfg_check(const struct phantom_cfg *cfg, struct nlattr **tb,
+			     const struct net_device *dev,
+			     struct netlink_ext_ack *extack)
+{
+	const struct phantom_params *p = &cfg->core;
+
+	if (!p->rate) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_RATE],
+				    "rate is required and must not be zero");
+		return -EINVAL;
+	}
+	if (p->rate > PHANTOM_RATE_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_RATE],
+				    "rate is above 80 Tbit/s");
+		return -ERANGE;
+	}
+	if (p->limit < psched_mtu(dev)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_LIMIT],
+				    "limit is smaller than one packet of the device MTU");
+		return -EINVAL;
+	}
+	if (p->ecn_max > TC_PHANTOM_ONE) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_ECN_MAX],
+				    "ecn-max is above 100% of limit");
+		return -ERANGE;
+	}
+	if (p->ecn_min > p->ecn_max) {
+		NL_SET_ERR_MSG_ATTR(extack,
+				    phantom_blame(tb, TCA_PHANTOM_ECN_MIN,
+						  TCA_PHANTOM_ECN_MAX),
+				    "ecn-min is above ecn-max");
+		return -EINVAL;
+	}
+	if (!p->pq_rate || p->pq_rate > TC_PHANTOM_ONE) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_PQ_RATE],
+				    "phantom-rate must be above 0 and at most 100% of rate");
+		return -ERANGE;
+	}
+	if (p->pq_max > TC_PHANTOM_ONE) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_PQ_MAX],
+				    "phantom-max is above 100% of phantom-size");
+		return -ERANGE;
+	}
+	if (p->pq_min > p->pq_max) {
+		NL_SET_ERR_MSG_ATTR(extack,
+				    phantom_blame(tb, TCA_PHANTOM_PQ_MIN,
+						  TCA_PHANTOM_PQ_MAX),
+				    "phantom-min is above phantom-max");
+		return -EINVAL;
+	}
+	if (cfg->trim && cfg->trim < TC_PHANTOM_TRIM_MIN) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_TRIM],
+				    "trim is shorter than an IPv4 and a TCP header (40 bytes)");
+		return -EINVAL;
+	}
+	if (cfg->trim &&
+	    (u64)cfg->trim + dev->hard_header_len > cfg->trim_limit) {
+		NL_SET_ERR_MSG_ATTR(extack,
+				    phantom_blame(tb, TCA_PHANTOM_TRIM_LIMIT,
+						  TCA_PHANTOM_TRIM),
+				    "trim-limit cannot hold one trimmed header");
+		return -EINVAL;
+	}
+	if (cfg->trim_dscp > PHANTOM_DSCP_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_TRIM_DSCP],
+				    "trim-dscp is above 63");
+		return -ERANGE;
+	}
+	return 0;
+}
+
+/*
+ * Validate everything, then apply it at once under the tree lock: a refused
+ * change leaves the running qdisc as it was, and an accepted one keeps the
+ * queued packets (a lower limit only refuses new ones until the queue drains).
+ */
+static int __phantom_change(struct Qdisc *sch, struct nlattr *opt, bool create,
+			    struct netlink_ext_ack *extack)
+{
+	struct phantom_sched_data *q = qdisc_priv(sch);
+	struct tc_ratespec spec = { .linklayer = TC_LINKLAYER_ETHERNET };
+	struct net_device *dev = qdisc_dev(sch);
+	struct nlattr *tb[TCA_PHANTOM_MAX + 1];
+	struct psched_ratecfg rate;
+	struct phantom_cfg cfg;
+	u64 burst_ns;
+	int err;
+
+	err = nla_parse_nested(tb, TCA_PHANTOM_MAX, opt, phantom_policy, extack);
+	if (err < 0)
+		return err;
+
+	cfg = q->cfg;
+	phantom_cfg_merge(&cfg, tb);
+	/* Unless given, the phantom queue starts as large as the real one. */
+	if (create && !tb[TCA_PHANTOM_PQ_SIZE])
+		cfg.core.pq_size = cfg.core.limit;
+	err = phantom_cfg_check(&cfg, tb, dev, extack);
+	if (err)
+		return err;
+
+	psched_ratecfg_precompute(&rate, &spec, cfg.core.rate);
+	burst_ns = psched_l2t_ns(&rate, 2 * psched_mtu(dev));
+
+	sch_tree_lock(sch);
+	q->cfg = cfg;
+	q->rate = rate;
+	q->burst_ns = burst_ns;
+	phantom_configure(&q->st, &cfg.core, ktime_get_ns());
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+static int phantom_change(struct Qdisc *sch, struct nlattr *opt,
+			  struct netlink_ext_ack *extack)
+{
+	return __phantom_change(sch, opt, false, extack);
+}
+
+static int phantom_init(struct Qdisc *sch, struct nlattr *opt,
+			struct netlink_ext_ack *extack)
+{
+	struct phantom_sched_data *q = qdisc_priv(sch);
+	struct phantom_cfg *cfg = &q->cfg;
+
+	qdisc_watchdog_init(&q->watchdog, sch);
+
+	if (!opt) {
+		NL_SET_ERR_MSG(extack, "rate is required");
+		return -EINVAL;
+	}
+
+	cfg->core.limit = PHANTOM_DEF_LIMIT;
+	cfg->core.ecn_min = PHANTOM_DEF_ECN_MIN;
+	cfg->core.ecn_max = PHANTOM_DEF_ECN_MAX;
+	cfg->core.pq_rate = PHANTOM_DEF_PQ_RATE;
+	cfg->core.pq_min = PHANTOM_DEF_PQ_MIN;
+	cfg->core.pq_max = PHANTOM_DEF_PQ_MAX;
+	cfg->trim_dscp = PHANTOM_DEF_TRIM_DSCP;
+	cfg->trim_limit = PHANTOM_DEF_TRIM_LIMIT;
+
+	return __phantom_change(sch, opt, true, extack);
+}
+
+static void phantom_destroy(struct Qdisc *sch)
+{
+	struct phantom_sched_data *q = qdisc_priv(sch);
+
+	qdisc_watchdog_cancel(&q->watchdog);
+}
+
+static int phantom_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct phantom_sched_data *q = qdisc_priv(sch);
+	const struct phantom_cfg *cfg = &q->cfg;
+	struct nlattr *opts;
+
+	opts = nla_nest_start(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+
+	if (nla_put_u64_64bit(skb, TCA_PHANTOM_RATE, cfg->core.rate,
+			      TCA_PHANTOM_PAD) ||
+	    nla_put_u32(skb, TCA_PHANTOM_LIMIT, cfg->core.limit) ||
+	    nla_put_u32(skb, TCA_PHANTOM_ECN_MIN, cfg->core.ecn_min) ||
+	    nla_put_u32(skb, TCA_PHANTOM_ECN_MAX, cfg->core.ecn_max) ||
+	    nla_put_u32(skb, TCA_PHANTOM_PQ_RATE, cfg->core.pq_rate) ||
+	    nla_put_u32(skb, TCA_PHANTOM_PQ_SIZE, cfg->core.pq_size) ||
+	    nla_put_u32(skb, TCA_PHANTOM_PQ_MIN, cfg->core.pq_min) ||
+	    nla_put_u32(skb, TCA_PHANTOM_PQ_MAX, cfg->core.pq_max) ||
+	    nla_put_u32(skb, TCA_PHANTOM_TRIM, cfg->trim) ||
+	    nla_put_u8(skb, TCA_PHANTOM_TRIM_DSCP, cfg->trim_dscp) ||
+	    nla_put_u32(skb, TCA_PHANTOM_TRIM_LIMIT, cfg->trim_limit))
+		goto nla_put_failure;
+
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
+}
+
+static int phantom_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct phantom_sched_data *q = qdisc_priv(sch);
+	struct tc_phantom_xstats st;
+
+	sch_tree_lock(sch);
+	st = (struct tc_phantom_xstats) {
+		.ce_marks = q->ce_marks,
+		.phantom_marks = q->phantom_marks,
+		.trimmed = q->trimmed,
+		.trim_drops = q->trim_drops,
+		.tail_drops = q->tail_drops,
+		.max_backlog = q->max_backlog,
+		.phantom_backlog = phantom_pq_level(&q->st.pq, ktime_get_ns()),
+		.phantom_max_backlog = q->st.pq.peak,
+		.trim_backlog = q->hdrs_backlog,
+	};
+	sch_tree_unlock(sch);
+
+	return gnet_stats_copy_app(d, &st, sizeof(st));
+}
+
+static struct Qdisc_ops phantom_qdisc_ops __read_mostly = {
+	.id		= "phantom",
+	.priv_size	= sizeof(struct phantom_sched_data),
+	.enqueue	= phantom_enqueue,
+	.dequeue	= phantom_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= phantom_init,
+	.reset		= phantom_reset,
+	.destroy	= phantom_destroy,
+	.change		= phantom_change,
+	.dump		= phantom_dump,
+	.dump_stats	= phantom_dump_stats,
+	.owner		= THIS_MODULE,
+};
+
+static int __init phantom_module_init(void)
+{
+	BUILD_BUG_ON(TC_PHANTOM_ONE != PHANTOM_PPM_ONE);
+	return register_qdisc(&phantom_qdisc_ops);
+}
+
+static void __exit phantom_module_exit(void)
+{
+	unregister_qdisc(&phantom_qdisc_ops);
+}
+
+module_init(phantom_module_init);
+module_exit(phantom_module_exit);
+MODULE_DESCRIPTION("Switch port emulation: shaper, ECN ramp, phantom queue, trimming");
+MODULE_LICENSE("GPL");

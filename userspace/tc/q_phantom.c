@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * q_phantom.c	tc plugin of the phantom qdisc (kernel/sch_phantom.c).
+ *
+ * Built as q_phantom.so and loaded by iproute2's tc from $TC_LIB_DIR or its
+ * library directory. It turns the command line into TCA_PHANTOM_*
+ * attributes and prints them, and the statistics, back. It checks syntax
+ * only: ranges and consistency are the kernel's to check, and its extack
+ * message is what tc prints.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "iproute2.h"
+#include "uapi/sch_phantom.h"
+
+#define PHANTOM_MAXLEN	1024
+
+static void explain(void)
+{
+	fprintf(stderr,
+		"Usage: ... phantom rate RATE [ limit BYTES ]\n"
+		"		[ ecn-min BYTES|PERCENT%% ] [ ecn-max BYTES|PERCENT%% ]\n"
+		"		[ phantom-rate PERCENT%% ] [ phantom-size BYTES ]\n"
+		"		[ phantom-min BYTES|PERCENT%% ] [ phantom-max BYTES|PERCENT%% ]\n"
+		"		[ trim off|BYTES ] [ trim-dscp DSCP ] [ trim-limit BYTES ]\n"
+		"rate is the shaping rate; PERCENT is of limit (ecn-*), of rate\n"
+		"(phantom-rate) or of phantom-size (phantom-min, phantom-max).\n"
+		"A threshold in BYTES needs limit or phantom-size on the same line.\n");
+}
+
+/* "20%" or "2.5%" to parts per million; above 100 % is the kernel's call. */
+static int get_ppm(__u32 *ppm, const char *arg)
+{
+	char *end;
+	double pct = strtod(arg, &end);
+
+	if (end == arg || strcmp(end, "%") || !(pct >= 0) ||
+	    pct * 10000 > (double)UINT32_MAX)
+		return -1;
+	*ppm = (__u32)(pct * 10000 + 0.5);
+	return 0;
+}
+
+/* A threshold, in percent or in bytes of a reference size. */
+struct phantom_thresh {
+	bool set;
+	bool bytes;
+	__u32 val;	/* ppm, or bytes */
+};
+
+static void get_thresh(struct phantom_thresh *t, const char *key,
+		       const char *arg)
+{
+	if (t->set)
+		duparg(key, arg);
+	t->set = true;
+	t->bytes = !strchr(arg, '%');
+	if (t->bytes ? get_size(&t->val, arg) : get_ppm(&t->val, arg))
+		invarg("invalid size or percentage", arg);
+}
+
+/* Add @t as ppm of @ref; bytes need the reference on the command line. */
+static int add_thresh(struct nlmsghdr *n, int type,
+		      const struct phantom_thresh *t, const char *key,
+		      bool have_ref, __u32 ref, const char *ref_key)
+{
+	__u64 ppm;
+
+	if (!t->set)
+		return 0;
+	if (!t->bytes)
+		return addattr32(n, PHANTOM_MAXLEN, type, t->val);
+	if (!have_ref || !ref) {
+		fprintf(stderr,
+			"phantom: %s in bytes needs a non-zero %s on the same command line\n",
+			key, ref_key);
+		return -1;
+	}
+	/* Round up, so that the kernel's floor gives back at least t->val. */
+	ppm = ((__u64)t->val * TC_PHANTOM_ONE + ref - 1) / ref;
+	return addattr32(n, PHANTOM_MAXLEN, type,
+			 ppm > UINT32_MAX ? UINT32_MAX : (__u32)ppm);
+}
+
+static void get_bytes(__u32 *val, bool *have, const char *key, const char *arg)
+{
+	if (*have)
+		duparg(key, arg);
+	*have = true;
+	if (get_size(val, arg))
+		invarg("invalid size", arg);
+}
+
+static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
+			     struct nlmsghdr *n, const char *dev)
+{
+	struct phantom_thresh ecn_min = {}, ecn_max = {}, pq_min = {}, pq_max = {};
+	bool have_rate = false, have_limit = false, have_pq_rate = false;
+	bool have_pq_size = false, have_trim = false, have_dscp = false;
+	bool have_trim_limit = false;
+	__u32 limit = 0, pq_rate = 0, pq_size = 0, trim = 0, trim_limit = 0;
+	struct rtattr *tail;
+	__u64 rate = 0;
+	__u8 dscp = 0;
+
+	(void)qu;
+	while (argc > 0) {
+		if (strcmp(*argv, "rate") == 0) {
+			NEXT_ARG();
+			if (have_rate)
+				duparg("rate", *argv);
+			have_rate = true;
+			if (strchr(*argv, '%')) {
+				if (get_percent_rate64(&rate, *argv, dev))
+					invarg("invalid rate", *argv);
+			} else if (get_rate64(&rate, *argv)) {
+				invarg("invalid rate", *argv);
+			}
+		} else if (strcmp(*argv, "limit") == 0) {
+			NEXT_ARG();
+			get_bytes(&limit, &have_limit, "limit", *argv);
+		} else if (strcmp(*argv, "ecn-min") == 0) {
+			NEXT_ARG();
+			get_thresh(&ecn_min, "ecn-min", *argv);
+		} else if (strcmp(*argv, "ecn-max") == 0) {
+			NEXT_ARG();
+			get_thresh(&ecn_max, "ecn-max", *argv);
+		} else if (strcmp(*argv, "phantom-rate") == 0) {
+			NEXT_ARG();
+			if (have_pq_rate)
+				duparg("phantom-rate", *argv);
+			have_pq_rate = true;
+			if (get_ppm(&pq_rate, *argv))
+				invarg("invalid percentage", *argv);
+		} else if (strcmp(*argv, "phantom-size") == 0) {
+			NEXT_ARG();
+			get_bytes(&pq_size, &have_pq_size, "phantom-size", *argv);
+		} else if (strcmp(*argv, "phantom-min") == 0) {
+			NEXT_ARG();
+			get_thresh(&pq_min, "phantom-min", *argv);
+		} else if (strcmp(*argv, "phantom-max") == 0) {
+			NEXT_ARG();
+			get_thresh(&pq_max, "phantom-max", *argv);
+		} else if (strcmp(*argv, "trim") == 0) {
+			NEXT_ARG();
+			if (strcmp(*argv, "off") == 0) {
+				if (have_trim)
+					duparg("trim", *argv);
+				have_trim = true;
+				trim = 0;
+			} else {
+				get_bytes(&trim, &have_trim, "trim", *argv);
+			}
+		} else if (strcmp(*argv, "trim-dscp") == 0) {
+			NEXT_ARG();
+			if (have_dscp)
+				duparg("trim-dscp", *argv);
+			have_dscp = true;
+			if (get_u8(&dscp, *argv, 0))
+				invarg("invalid DSCP", *argv);
+		} else if (strcmp(*argv, "trim-limit") == 0) {
+			NEXT_ARG();
+			get_bytes(&trim_limit, &have_trim_limit, "trim-limit",
+				  *argv);
+		} else if (strcmp(*argv, "help") == 0) {
+			explain();
+			return -1;
+		} else {
+			fprintf(stderr, "phantom: unknown parameter \"%s\"\n",
+				*argv);
+			explain();
+			return -1;
+		}
+		argc--;
+		argv++;
+	}
+
+	tail = addattr_nest(n, PHANTOM_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
+	if ((have_rate &&
+	     addattr64(n, PHANTOM_MAXLEN, TCA_PHANTOM_RATE, rate)) ||
+	    (have_limit &&
+	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_LIMIT, limit)) ||
+	    add_thresh(n, TCA_PHANTOM_ECN_MIN, &ecn_min, "ecn-min",
+		       have_limit, limit, "limit") ||
+	    add_thresh(n, TCA_PHANTOM_ECN_MAX, &ecn_max, "ecn-max",
+		       have_limit, limit, "limit") ||
+	    (have_pq_rate &&
+	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_PQ_RATE, pq_rate)) ||
+	    (have_pq_size &&
+	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_PQ_SIZE, pq_size)) ||
+	    add_thresh(n, TCA_PHANTOM_PQ_MIN, &pq_min, "phantom-min",
+		       have_pq_size, pq_size, "phantom-size") ||
+	    add_thresh(n, TCA_PHANTOM_PQ_MAX, &pq_max, "phantom-max",
+		       have_pq_size, pq_size, "phantom-size") ||
+	    (have_trim &&
+	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_TRIM, trim)) ||
+	    (have_dscp &&
+	     addattr8(n, PHANTOM_MAXLEN, TCA_PHANTOM_TRIM_DSCP, dscp)) ||
+	    (have_trim_limit &&
+	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_TRIM_LIMIT, trim_limit)))
+		return -1;
+	addattr_nest_end(n, tail);
+	return 0;
+}
+
+static const struct rtattr *attr_of(struct rtattr **tb, int type, size_t len)
+{
+	return tb[type] && RTA_PAYLOAD(tb[type]) >= len ? tb[type] : NULL;
+}
+
+static void print_bytes(struct rtattr **tb, int type, const char *key,
+			const char *fmt)
+{
+	const struct rtattr *a = attr_of(tb, type, sizeof(__u32));
+
+	if (a)
+		print_size(PRINT_ANY, key, fmt, rta_getattr_u32(a));
+}
+
+/* A fraction, printed in percent (JSON: a number, in percent too). */
+static void print_ppm(struct rtattr **tb, int type, const char *key,
+		      const char *fmt)
+{
+	const struct rtattr *a = attr_of(tb, type, sizeof(__u32));
+
+	if (a)
+		print_float(PRINT_ANY, key, fmt,
+			    rta_getattr_u32(a) / (TC_PHANTOM_ONE / 100.0));
+}
+
+static int phantom_print_opt(struct qdisc_util *qu, FILE *f,
+			     struct rtattr *opt)
+{
+	struct rtattr *tb[TCA_PHANTOM_MAX + 1];
+	const struct rtattr *a;
+
+	(void)qu;
+	(void)f;
+	if (!opt)
+		return 0;
+	parse_rtattr_nested(tb, TCA_PHANTOM_MAX, opt);
+
+	a = attr_of(tb, TCA_PHANTOM_RATE, sizeof(__u64));
+	if (a)
+		tc_print_rate(PRINT_ANY, "rate", "rate %s ", rta_getattr_u64(a));
+	print_bytes(tb, TCA_PHANTOM_LIMIT, "limit", "limit %s ");
+	print_ppm(tb, TCA_PHANTOM_ECN_MIN, "ecn_min", "ecn-min %g%% ");
+	print_ppm(tb, TCA_PHANTOM_ECN_MAX, "ecn_max", "ecn-max %g%% ");
+	print_ppm(tb, TCA_PHANTOM_PQ_RATE, "phantom_rate", "phantom-rate %g%% ");
+	print_bytes(tb, TCA_PHANTOM_PQ_SIZE, "phantom_size", "phantom-size %s ");
+	print_ppm(tb, TCA_PHANTOM_PQ_MIN, "phantom_min", "phantom-min %g%% ");
+	print_ppm(tb, TCA_PHANTOM_PQ_MAX, "phantom_max", "phantom-max %g%% ");
+
+	a = attr_of(tb, TCA_PHANTOM_TRIM, sizeof(__u32));
+	if (a) {
+		__u32 trim = rta_getattr_u32(a);
+
+		print_uint(PRINT_JSON, "trim", NULL, trim);
+		if (trim)
+			print_uint(PRINT_FP, NULL, "trim %u ", trim);
+		else
+			print_string(PRINT_FP, NULL, "trim %s ", "off");
+	}
+	a = attr_of(tb, TCA_PHANTOM_TRIM_DSCP, sizeof(__u8));
+	if (a) {
+		print_uint(PRINT_JSON, "trim_dscp", NULL, rta_getattr_u8(a));
+		print_uint(PRINT_FP, NULL, "trim-dscp %#x ", rta_getattr_u8(a));
+	}
+	print_bytes(tb, TCA_PHANTOM_TRIM_LIMIT, "trim_limit", "trim-limit %s ");
+	return 0;
+}
+
+static int phantom_print_xstats(struct qdisc_util *qu, FILE *f,
+				struct rtattr *xstats)
+{
+	struct tc_phantom_xstats st;
+
+	(void)qu;
+	(void)f;
+	if (!xstats)
+		return 0;
+	if (RTA_PAYLOAD(xstats) < sizeof(st))
+		return -1;
+	memcpy(&st, RTA_DATA(xstats), sizeof(st));
+
+	print_lluint(PRINT_ANY, "ce_marks", "  ce-marks %llu", st.ce_marks);
+	print_lluint(PRINT_ANY, "phantom_marks", " phantom-marks %llu",
+		     st.phantom_marks);
+	print_lluint(PRINT_ANY, "trimmed", " trimmed %llu", st.trimmed);
+	print_lluint(PRINT_ANY, "trim_drops", " trim-drops %llu",
+		     st.trim_drops);
+	print_lluint(PRINT_ANY, "tail_drops", " tail-drops %llu",
+		     st.tail_drops);
+	print_nl();
+	print_size(PRINT_ANY, "max_backlog", "  max-backlog %s",
+		   st.max_backlog);
+	print_size(PRINT_ANY, "phantom_backlog", " phantom-backlog %s",
+		   st.phantom_backlog);
+	print_size(PRINT_ANY, "phantom_max_backlog", " phantom-max-backlog %s",
+		   st.phantom_max_backlog);
+	print_size(PRINT_ANY, "trim_backlog", " trim-backlog %s",
+		   st.trim_backlog);
+	return 0;
+}
+
+struct qdisc_util phantom_qdisc_util = {
+	.id		= "phantom",
+	.parse_qopt	= phantom_parse_opt,
+	.print_qopt	= phantom_print_opt,
+	.print_xstats	= phantom_print_xstats,
+};
