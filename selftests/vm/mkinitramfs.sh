@@ -44,11 +44,16 @@ add_kmod() {
 }
 
 add_glob() {
-	local pattern=$1 dst=${2//@KVER@/$kver} f
+	local pattern=$1 dst=${2//@KVER@/$kver} f lib
 	mkdir -p "$root$dst"
 	for f in $top/$pattern; do
 		[ -e "$f" ] || continue
 		cp -a "$f" "$root$dst/"
+		# A dynamically linked project binary brings its libraries.
+		[ -x "$f" ] && ldd "$f" > /dev/null 2>&1 || continue
+		for lib in $(ldd "$f" | grep -o '/[^ ]*'); do
+			copy_host_file "$lib"
+		done
 	done
 }
 

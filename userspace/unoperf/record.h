@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// unoperf: flow results, slowdown and the JSON records built from them.
+// Pure functions; the I/O lives in client.cc and server.cc.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace unoperf {
+
+using Json = nlohmann::ordered_json;
+
+// Version of the JSON layout, written as "unoperf" in every document.
+inline constexpr int kJsonVersion = 1;
+
+// Time to send `size_bytes` at `rate_mbps` (1 Mbit/s = 1 bit/us) plus one
+// base RTT: the FCT of a flow alone on an idle path. Microseconds.
+double ideal_fct_us(uint64_t size_bytes, double rate_mbps, double base_rtt_us);
+
+// fct / ideal; ideal must be > 0.
+double slowdown(double fct_us, double ideal_us);
+
+double ns_to_us(uint64_t ns);
+
+struct ClientFlowResult {
+	uint32_t id = 0;
+	std::string ns;   // as given; kCurrentNs for the caller's namespace
+	std::string cc;   // in effect on the socket (read back), or as asked
+	std::string cls;  // may be empty
+	std::string dst;  // ADDR:PORT
+	uint64_t size = 0;
+	uint64_t offset_us = 0;
+	std::optional<uint64_t> base_rtt_us;
+	uint64_t sched_ns = 0; // common start + offset; 0 if never scheduled
+	uint64_t start_ns = 0; // first byte handed to the socket; 0 if never
+	uint64_t end_ns = 0;   // completion byte received; 0 if never
+	bool ok = false;
+	std::string error;     // why, when !ok
+};
+
+// One element of the client's "flows" array. `rate_mbps` enables slowdown
+// for flows that have a base RTT.
+Json client_flow_json(const ClientFlowResult &r, std::optional<double> rate_mbps);
+
+struct ClientRun {
+	uint64_t common_start_ns = 0;
+	std::optional<double> rate_mbps;
+	unsigned timeout_s = 0;
+	std::vector<ClientFlowResult> flows;
+};
+
+// The client's whole document: run parameters, flows, summary.
+Json client_report_json(const ClientRun &run);
+
+struct ServerFlowRecord {
+	uint32_t id = 0;
+	std::string peer; // ADDR:PORT of the client's socket
+	std::string cc;   // of the server's (receiving) socket
+	uint64_t size = 0;
+	uint64_t client_start_ns = 0;
+	uint64_t first_byte_ns = 0;
+	uint64_t last_byte_ns = 0;
+};
+
+// One JSON line of the server's output.
+Json server_flow_json(const ServerFlowRecord &r);
+
+} // namespace unoperf
