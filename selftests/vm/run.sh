@@ -74,8 +74,10 @@ accel() {
 	esac
 }
 
-work=$top/build/vm
-mkdir -p "$work" "$outdir"
+# Per-run scratch, so that runs from two shells do not share an image.
+mkdir -p "$top/build/vm" "$outdir"
+work=$(mktemp -d "$top/build/vm/run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 for t in $tests; do
 	rm -rf "${outdir:?}/$(basename "$t")"
 done
@@ -94,7 +96,8 @@ qemu=(qemu-system-x86_64 $(accel) -m "${UNO_VM_MEM:-2048}" -smp 2 -nographic -no
 	-drive "file=$work/out.img,format=raw,if=virtio" -nic none)
 
 if [ $shell = 1 ]; then
-	exec "${qemu[@]}"
+	"${qemu[@]}"
+	exit
 fi
 
 # The whole run may take the sum of the timeouts plus boot and slack.
