@@ -34,6 +34,7 @@ TB_RUN=${TB_RUN:-/tmp/testbed.$$}
 
 IP=/usr/sbin/ip
 TC=/usr/sbin/tc
+UNOPERF=${UNOPERF:-/uno/bin/unoperf}
 mkdir -p "$OUT_DIR" "$TB_RUN"
 : > "$TB_RUN/flows"
 : > "$TB_RUN/namespaces"
@@ -269,6 +270,35 @@ tb_need_cc() {
 	grep -qw "$1" $_allowed || echo "$(cat $_allowed) $1" > $_allowed
 }
 
+# tb_cc_profile RATE_MBIT INTRA_RTT_US: configure our CC modules for this
+# network, as an operator would (their defaults are the papers' 100 Gbit/s
+# and 14 us): the line rate BDPs are computed from, and the intra-DC base
+# RTT, which is also the floor of every learned base RTT. In the TCG VM the
+# min RTT of a loaded path swings from 40 us to several ms with host
+# scheduling, so tests pass the mean idle RTT (tb_base_rtts), and TCP's
+# internal pacing is off (an hrtimer per burst costs ~5 % of the rate
+# under TCG; the window clocks the flows, as for DCTCP). Loads the modules.
+tb_cc_profile() {
+	tb_need_cc uno
+	tb_need_cc smartt
+	tb_set_param tcp_uno link_rate_mbps "$1"
+	tb_set_param tcp_uno intra_rtt_us "$2"
+	tb_set_param tcp_uno pacing_pct 0
+	tb_set_param tcp_smartt link_rate_mbps "$1"
+	tb_set_param tcp_smartt base_rtt_floor_us "$2"
+	tb_set_param tcp_smartt pacing_gain 0
+}
+
+# tb_intra_rtt_us: the mean idle intra-DC RTT tb_base_rtts measured, in us.
+tb_intra_rtt_us() {
+	jq '[to_entries[] | select(.key | test("^h")) | .value.avg_ms] | add / length * 1000 | floor' \
+		"$OUT_DIR/base_rtt.json"
+}
+
+tb_set_param() {
+	echo "$3" > "/sys/module/$1/parameters/$2" || tb_die "$1: cannot set $2=$3"
+}
+
 # tb_ns_cc NS CC: the default CC of a namespace's new sockets. A flow gets
 # its CC this way rather than only by TCP_CONGESTION after socket(): a
 # socket born with an ECN CC sends an ECN-setup SYN, whatever net.ipv4.tcp_ecn.
@@ -331,16 +361,20 @@ tb_flow() {
 		tb_die "one CC per sender namespace: $1 already runs another"
 	fi
 	tb_ns_cc "$1" "$2"
-	_id=$(($(wc -l < "$TB_RUN/flows") + 1))
+	# Ids (and so ports) are never reused within a test, even after
+	# tb_flows_stop: an old server may still hold its port.
+	_id=$(($(cat "$TB_RUN/nflows" 2>/dev/null || echo 0) + 1))
+	echo "$_id" > "$TB_RUN/nflows"
 	_port=$((5200 + _id))
 	_class=${4:-$(case "$1" in w* | a*) echo inter ;; *) echo intra ;; esac)}
 	tb_exec "$TB_RCV" iperf3 -s -1 -p "$_port" > "$TB_RUN/server-$_id.log" 2>&1 &
-	echo $! >> "$TB_RUN/pids"
+	_server=$!
+	echo $_server >> "$TB_RUN/pids"
 	tb_wait_listen "$TB_RCV" "$_port"
 	tb_exec "$1" iperf3 -c "$TB_RCV_ADDR" -p "$_port" -t "$3" -C "$2" -J \
 		> "$OUT_DIR/iperf3-$_id.json" 2>&1 &
 	echo $! >> "$TB_RUN/pids"
-	echo "$_id $1 $2 $_class $_port $!" >> "$TB_RUN/flows"
+	echo "$_id $1 $2 $_class $_port $! $_server" >> "$TB_RUN/flows"
 }
 
 tb_wait_listen() {
@@ -424,7 +458,7 @@ tb_results() {
 # tb_flows_stop: end every flow now (after tb_measure has what it needs)
 # and forget them, so the next tb_measure sees only flows started after.
 tb_flows_stop() {
-	awk '{ print $6 }' "$TB_RUN/flows" | xargs -r kill 2>/dev/null
+	awk '{ print $6, $7 }' "$TB_RUN/flows" | xargs -r kill 2>/dev/null
 	tb_wait_flows
 	: > "$TB_RUN/flows"
 }

@@ -83,7 +83,9 @@ depmod -b "$root" "$kver"
 
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "nobody:x:65534:65534:nobody:/nonexistent:/bin/sh" >> "$root/etc/passwd"
-printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
+# tcpdump drops its privileges to this user after opening the capture.
+echo "tcpdump:x:104:110::/nonexistent:/bin/false" >> "$root/etc/passwd"
+printf 'root:x:0:\ntcpdump:x:110:\nnogroup:x:65534:\n' > "$root/etc/group"
 printf '127.0.0.1 localhost\n' > "$root/etc/hosts"
 cp "$top/selftests/vm/init" "$root/init"
 chmod 755 "$root/init"

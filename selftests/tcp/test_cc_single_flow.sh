@@ -1,0 +1,31 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# A single flow of each of our CCs on a 1 Gbit/s dumbbell bottleneck with
+# RED step ECN marking at 30 KB reaches >= 90 % of the rate, and the queue
+# stays bounded by the marking: p99 backlog below half the 256 KB limit.
+# uno-timeout: 240
+. "$(dirname "$0")/../lib/testbed.sh"
+
+RATE=1000
+MARK_KB=30
+LIMIT=$((MARK_KB * 8000 + 4 * TB_MTU))
+
+tb_dumbbell 1 0
+tb_bottleneck_red $RATE $MARK_KB
+tb_qdisc_sampler tor p0 0.5
+tb_base_rtts
+tb_cc_profile $RATE "$(tb_intra_rtt_us)"
+
+for cc in uno smartt; do
+	tb_receiver_cc "$cc"
+	drops0=$(tb_qdisc_counter tor p0 drops)
+	tb_flow h1 "$cc" 20 > /dev/null
+	TB_RESULT=$cc tb_measure 3 10
+	tb_flows_stop
+	drops=$(($(tb_qdisc_counter tor p0 drops) - drops0))
+	p99=$(jq .backlog_p99_bytes "$OUT_DIR/$cc.json")
+	tb_log "$cc: $TB_TOTAL Mbit/s, p99 backlog $p99 B, drops $drops"
+	tb_check "${cc}_utilisation" "$TB_UTIL" ">=" 0.90
+	tb_check "${cc}_p99_backlog_bytes" "$p99" "<=" $((LIMIT / 2))
+done
+tb_exit
