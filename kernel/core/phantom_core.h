@@ -31,46 +31,13 @@
 #ifndef _PHANTOM_CORE_H
 #define _PHANTOM_CORE_H
 
-#ifdef __KERNEL__
-#include <linux/types.h>
-#include <linux/math64.h>
-#else
-#include <stdint.h>
-#ifndef __cplusplus
-#include <stdbool.h>
-#endif
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int64_t s64;
-#endif
+#include "core_types.h"
 
 #define PHANTOM_NSEC_PER_SEC	1000000000U
 /* 100 % in parts per million */
 #define PHANTOM_PPM_ONE		1000000U
 /* Highest rate, bytes per second (80 Tbit/s): keeps the drain in 64 bits. */
 #define PHANTOM_RATE_MAX	10000000000000ULL
-
-/* @a / @b and @a % @b for a 32-bit divisor (div_u64_rem() in the kernel). */
-static inline u64 phantom_div_rem(u64 a, u32 b, u32 *rem)
-{
-#ifdef __KERNEL__
-	return div_u64_rem(a, b, rem);
-#else
-	*rem = (u32)(a % b);
-	return a / b;
-#endif
-}
-
-static inline u64 phantom_div64(u64 a, u64 b)
-{
-#ifdef __KERNEL__
-	return div64_u64(a, b);
-#else
-	return a / b;
-#endif
-}
 
 /* floor(@ref * @ppm / 10^6) without overflow; @ppm above 100 % counts as 100 %. */
 static inline u64 phantom_ppm_of(u64 ref, u32 ppm)
@@ -80,9 +47,9 @@ static inline u64 phantom_ppm_of(u64 ref, u32 ppm)
 
 	if (ppm > PHANTOM_PPM_ONE)
 		ppm = PHANTOM_PPM_ONE;
-	whole = phantom_div_rem(ref, PHANTOM_PPM_ONE, &ref_rem);
+	whole = core_div_u32_rem(ref, PHANTOM_PPM_ONE, &ref_rem);
 	return whole * ppm +
-	       phantom_div_rem((u64)ref_rem * ppm, PHANTOM_PPM_ONE, &frac_rem);
+	       core_div_u32_rem((u64)ref_rem * ppm, PHANTOM_PPM_ONE, &frac_rem);
 }
 
 /*
@@ -161,7 +128,7 @@ static inline void phantom_pq_drain(struct phantom_pq *pq, u64 now)
 	 * size * 10^9 + rate and, with size < 2^32 and rate <= RATE_MAX, the
 	 * sum stays below 2^63.
 	 */
-	gone = phantom_div_rem((u64)dt * pq->rate + pq->debt,
+	gone = core_div_u32_rem((u64)dt * pq->rate + pq->debt,
 			       PHANTOM_NSEC_PER_SEC, &debt);
 	if (gone >= pq->bytes) {
 		pq->bytes = 0;
@@ -212,7 +179,7 @@ static inline void phantom_pq_config(struct phantom_pq *pq, u64 rate, u32 size,
 		rate = PHANTOM_RATE_MAX;
 	pq->rate = rate;
 	pq->size = size;
-	pq->empty_ns = rate ? phantom_div64((u64)size * PHANTOM_NSEC_PER_SEC +
+	pq->empty_ns = rate ? core_div_u64((u64)size * PHANTOM_NSEC_PER_SEC +
 					    rate - 1, rate) : ~0ULL;
 	if (pq->bytes >= size) {
 		pq->bytes = size;

@@ -29,21 +29,7 @@
 #ifndef _SMARTT_CORE_H
 #define _SMARTT_CORE_H
 
-#ifdef __KERNEL__
-#include <linux/types.h>
-#include <linux/math64.h>
-#else
-#include <stdint.h>
-#ifndef __cplusplus
-#include <stdbool.h>
-#endif
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int32_t s32;
-typedef int64_t s64;
-#endif
+#include "core_types.h"
 
 #define SMARTT_Q		10		/* Q10 fixed point */
 #define SMARTT_ONE		(1U << SMARTT_Q)
@@ -185,12 +171,7 @@ static inline u32 smartt_add_sat(u32 a, u32 b)
 /* The only division: by at least 1, with div64_u64 on 32-bit kernels. */
 static inline u64 smartt_div(u64 a, u64 b)
 {
-	b = smartt_max64(b, 1);
-#ifdef __KERNEL__
-	return div64_u64(a, b);
-#else
-	return a / b;
-#endif
+	return core_div_u64(a, smartt_max64(b, 1));
 }
 
 /*

@@ -26,21 +26,7 @@
 #ifndef _UNO_CORE_H
 #define _UNO_CORE_H
 
-#ifdef __KERNEL__
-#include <linux/types.h>
-#include <linux/math64.h>
-#else
-#include <stdint.h>
-#ifndef __cplusplus
-#include <stdbool.h>
-#endif
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int32_t s32;
-typedef int64_t s64;
-#endif
+#include "core_types.h"
 
 #define UNO_FX_SHIFT		16
 #define UNO_FX_ONE		(1U << UNO_FX_SHIFT)
@@ -194,25 +180,6 @@ struct uno_ack {
 #define UNO_EV_TREND		0x08	/* MD skipped: E falling, extra AI */
 #define UNO_EV_QA		0x10	/* Quick Adapt cut the window */
 
-/* u64 / u32 and u64 / u64 that also link on 32-bit kernels. */
-static inline u64 uno_div_u32(u64 a, u32 b)
-{
-#ifdef __KERNEL__
-	return div_u64(a, b);
-#else
-	return a / b;
-#endif
-}
-
-static inline u64 uno_div_u64(u64 a, u64 b)
-{
-#ifdef __KERNEL__
-	return div64_u64(a, b);
-#else
-	return a / b;
-#endif
-}
-
 static inline u64 uno_min(u64 a, u64 b)
 {
 	return a < b ? a : b;
@@ -267,11 +234,11 @@ static inline u64 uno_md_gain_q32(const struct uno_params *p, u64 bdp)
 	u64 k = p->md_k_bytes;
 
 	if (!k)
-		k = uno_div_u32(uno_bdp(p, p->intra_rtt_us), UNO_K_INTRA_DIV);
+		k = core_div_u32(uno_bdp(p, p->intra_rtt_us), UNO_K_INTRA_DIV);
 	k = uno_min(k, 0xffffffffULL);
 	if (!(k + bdp))
 		return 0;
-	return uno_div_u64(k << 32, k + bdp) << 2;
+	return core_div_u64(k << 32, k + bdp) << 2;
 }
 
 /*
@@ -286,14 +253,14 @@ static inline u32 uno_epoch_period(const struct uno_params *p,
 	u64 period = rtt_us;
 
 	if (uno_is_inter(p, base_rtt_us))
-		period = uno_div_u32(period * p->intra_rtt_us, base_rtt_us);
+		period = core_div_u32(period * p->intra_rtt_us, base_rtt_us);
 	return (u32)uno_max(uno_min(period, UNO_PERIOD_MAX), 1);
 }
 
 /* QA window: qa_period_pct of the base RTT, rounded up to whole us. */
 static inline u32 uno_qa_period(const struct uno_params *p, u32 base_rtt_us)
 {
-	u64 period = uno_div_u32((u64)base_rtt_us * p->qa_period_pct + 99, 100);
+	u64 period = core_div_u32((u64)base_rtt_us * p->qa_period_pct + 99, 100);
 
 	return (u32)uno_min(period, UNO_PERIOD_MAX);
 }
@@ -306,7 +273,7 @@ static inline u64 uno_min_cwnd(const struct uno_params *p, u32 mss)
 /* Window cap, never below the floor (a tiny BDP must not stall TCP). */
 static inline u64 uno_max_cwnd(const struct uno_params *p, u64 bdp, u32 mss)
 {
-	return uno_max(uno_div_u32(bdp * p->max_cwnd_bdp_pct, 100),
+	return uno_max(core_div_u32(bdp * p->max_cwnd_bdp_pct, 100),
 		       uno_min_cwnd(p, mss));
 }
 
@@ -319,7 +286,7 @@ static inline u64 uno_cwnd_bytes(const struct uno_state *s)
 static inline u32 uno_cwnd_segs(const struct uno_state *s,
 				const struct uno_params *p, u32 mss)
 {
-	u64 segs = uno_div_u32(uno_cwnd_bytes(s), mss ? mss : 1);
+	u64 segs = core_div_u32(uno_cwnd_bytes(s), mss ? mss : 1);
 
 	segs = uno_max(segs, p->min_cwnd_segs);
 	return (u32)uno_min(segs, UNO_SEGS_MAX);
@@ -334,7 +301,7 @@ static inline u64 uno_pacing_rate(const struct uno_state *s)
 {
 	if (!s->base_rtt_us)
 		return 0;
-	return uno_div_u32(uno_cwnd_bytes(s) * 1000000, s->base_rtt_us);
+	return core_div_u32(uno_cwnd_bytes(s) * 1000000, s->base_rtt_us);
 }
 
 static inline void uno_clamp(struct uno_state *s, const struct uno_params *p,
@@ -356,12 +323,12 @@ static inline void uno_clamp(struct uno_state *s, const struct uno_params *p,
 static inline void uno_ai(struct uno_state *s, const struct uno_params *p,
 			  u64 bdp, u64 bytes)
 {
-	u64 alpha = uno_div_u32((bdp * p->alpha_ppm) << UNO_CWND_SHIFT,
+	u64 alpha = core_div_u32((bdp * p->alpha_ppm) << UNO_CWND_SHIFT,
 				1000000);
 	u64 cwnd = uno_max(uno_cwnd_bytes(s), 1);
 
 	bytes = uno_min(uno_min(bytes, cwnd), UNO_AI_ACKED_MAX);
-	s->cwnd += uno_div_u64(alpha * bytes, cwnd);
+	s->cwnd += core_div_u64(alpha * bytes, cwnd);
 }
 
 /*
@@ -409,7 +376,7 @@ static inline u32 uno_epoch_end(struct uno_state *s, const struct uno_params *p,
 
 	/* marked <= acked < 2^48 bytes per epoch, so frac <= 1.0 in Q16 */
 	if (s->ep_acked)
-		frac = uno_div_u64(s->ep_marked << UNO_FX_SHIFT, s->ep_acked);
+		frac = core_div_u64(s->ep_marked << UNO_FX_SHIFT, s->ep_acked);
 	s->ecn_ewma = (u32)(((u64)(UNO_FX_ONE - g) * s->ecn_ewma +
 			     (u64)g * frac) >> UNO_FX_SHIFT);
 
@@ -469,7 +436,7 @@ static inline u32 uno_qa_end(struct uno_state *s, const struct uno_params *p,
 
 	if (!(s->flags & UNO_F_QA_APPLIM) && congested &&
 	    s->qa_acked * 100 < cwnd * p->beta_qa_pct) {
-		cwnd = uno_max(uno_div_u32(s->qa_acked * p->qa_cut_pct, 100),
+		cwnd = uno_max(core_div_u32(s->qa_acked * p->qa_cut_pct, 100),
 			       uno_min_cwnd(p, a->mss));
 		s->cwnd = cwnd << UNO_CWND_SHIFT;
 		s->flags &= ~(UNO_F_EP_ON | UNO_F_QA_ON);
@@ -498,7 +465,7 @@ static inline void uno_start(struct uno_state *s, const struct uno_params *p,
 {
 	u64 bdp = uno_bdp(p, base_rtt_us);
 
-	s->cwnd = uno_div_u32(bdp * p->init_cwnd_bdp_pct, 100) << UNO_CWND_SHIFT;
+	s->cwnd = core_div_u32(bdp * p->init_cwnd_bdp_pct, 100) << UNO_CWND_SHIFT;
 	uno_clamp(s, p, bdp, mss);
 	s->ep_acked = 0;
 	s->ep_marked = 0;

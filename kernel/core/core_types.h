@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the control-law headers in kernel/core/ share: the kernel's
+ * fixed-width types, and 64-bit divisions that link on 32-bit kernels
+ * (div_u64() and friends) yet compile unchanged in user space, where the
+ * unit tests drive the same functions.
+ */
+#ifndef _UNO_CORE_TYPES_H
+#define _UNO_CORE_TYPES_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/math64.h>
+#else
+#include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+#endif
+
+/* @a / @b for a 32-bit divisor; the caller guarantees @b != 0. */
+static inline u64 core_div_u32(u64 a, u32 b)
+{
+#ifdef __KERNEL__
+	return div_u64(a, b);
+#else
+	return a / b;
+#endif
+}
+
+/* @a / @b and @a % @b for a 32-bit divisor; @b != 0. */
+static inline u64 core_div_u32_rem(u64 a, u32 b, u32 *rem)
+{
+#ifdef __KERNEL__
+	return div_u64_rem(a, b, rem);
+#else
+	*rem = (u32)(a % b);
+	return a / b;
+#endif
+}
+
+/* @a / @b for a 64-bit divisor; @b != 0. */
+static inline u64 core_div_u64(u64 a, u64 b)
+{
+#ifdef __KERNEL__
+	return div64_u64(a, b);
+#else
+	return a / b;
+#endif
+}
+
+#endif /* _UNO_CORE_TYPES_H */
