@@ -599,10 +599,18 @@ smartt_on_ack(struct smartt_state *s, const struct smartt_params *p,
 	u32 rtt = smartt_rtt_sample(rtt_us);
 	bool adapted;
 
+	/*
+	 * A sample under the floor is host noise, not a fast path: taken as
+	 * is, (trtt - rtt) / rtt would turn it into a huge proportional
+	 * increase, and "rtt near brtt" into FastIncrease, for whichever
+	 * flow happened to draw it. It counts as the floor.
+	 */
+	if (rtt)
+		rtt = smartt_learned_brtt(p, rtt);
 	if (!s->brtt) {
 		if (!rtt)
 			return SMARTT_NONE;
-		smartt_start(s, p, smartt_learned_brtt(p, rtt));
+		smartt_start(s, p, rtt);
 	}
 	if (size > SMARTT_CWND_LIMIT)
 		size = SMARTT_CWND_LIMIT;
@@ -610,8 +618,8 @@ smartt_on_ack(struct smartt_state *s, const struct smartt_params *p,
 	s->acked = smartt_add_sat(s->acked, size);
 	if (rtt) {
 		smartt_update_avg_rtt(s, rtt);
-		if (!p->base_rtt_us && smartt_learned_brtt(p, rtt) < s->brtt)
-			smartt_set_brtt(s, p, smartt_learned_brtt(p, rtt));
+		if (!p->base_rtt_us && rtt < s->brtt)
+			smartt_set_brtt(s, p, rtt);
 	}
 	if (smartt_ignore(s, size)) {
 		act = SMARTT_IGNORED;

@@ -207,6 +207,9 @@ TEST(smartt_start, LearnedBaseRttFloor)
 	smartt_state f = Start(p);
 	Ack(f, p, 10, 40, false);		// the first sample starts it
 	EXPECT_EQ(f.brtt, 250u);
+	// and a sample under the floor acts as the floor: with instant
+	// averaging the RTT average is 250, not 40
+	EXPECT_EQ(f.avg_rtt >> 8, 250u);
 }
 
 // Spec 11.1 case 1: multiplicative decrease, Eq. 1. With gain 1.0 the
