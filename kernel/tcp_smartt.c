@@ -140,7 +140,7 @@ SMARTT_PARAM(qa_notrim_rtt, 0, 65536,
 SMARTT_PARAM(qa_notrim_acked, 0, 1024,
 	     "trimming=0: ... if fewer bytes than this x max window were delivered, Q10 (default 128 = 1/8, 0-1024)");
 SMARTT_PARAM(min_cwnd, 1, 1024,
-	     "window floor, MSS (default 1, 1-1024)");
+	     "window floor, MSS; the paper's 1 meets the delayed-ACK timer (default 2, 1-1024)");
 SMARTT_PARAM(max_cwnd, 1, 16384,
 	     "window ceiling in BDPs, Q10 (default 1536 = 1.5, 1-16384)");
 SMARTT_PARAM(init_cwnd, 1, 16384,

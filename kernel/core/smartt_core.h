@@ -63,7 +63,7 @@ struct smartt_params {
 	u32 qa_scaling;		/* Q10: QuickAdapt window per acked byte (1) */
 	u32 qa_notrim_rtt;	/* Q10 x(trtt - brtt) above brtt: trigger (4) */
 	u32 qa_notrim_acked;	/* Q10 x max window: trigger (1/8) */
-	u32 min_cwnd;		/* MTUs: window floor (1) */
+	u32 min_cwnd;		/* MTUs: window floor (2; paper 1) */
 	u32 max_cwnd;		/* Q10 xbdp: window ceiling (1.5) */
 	u32 init_cwnd;		/* Q10 xbdp: initial window (1) */
 	u32 rtt_gain_pkts;	/* avg_rtt gain = pkts / bdp in packets (4) */
@@ -98,7 +98,7 @@ struct smartt_params {
 	.qa_scaling = 1024,			\
 	.qa_notrim_rtt = 4096,			\
 	.qa_notrim_acked = 128,			\
-	.min_cwnd = 1,				\
+	.min_cwnd = 2,				\
 	.max_cwnd = 1536,			\
 	.init_cwnd = 1024,			\
 	.rtt_gain_pkts = 4,			\

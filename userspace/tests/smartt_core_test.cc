@@ -41,6 +41,7 @@ smartt_params Params()
 	p.base_rtt_us = kBrtt;
 	p.bdp_ref = 100000;
 	p.bdp_ref_mtu = 1000;
+	p.min_cwnd = 1;		// the paper's floor; the TCP default is 2
 	return p;
 }
 
@@ -100,7 +101,7 @@ TEST(smartt_param, DefaultsAreTheSpecs)
 	EXPECT_EQ(p.qa_scaling, 1024u);
 	EXPECT_EQ(p.qa_notrim_rtt, 4096u);	// brtt + 4 (trtt - brtt)
 	EXPECT_EQ(p.qa_notrim_acked, 128u);	// maxwnd / 8
-	EXPECT_EQ(p.min_cwnd, 1u);
+	EXPECT_EQ(p.min_cwnd, 2u);		// TCP: not 1, see the header
 	EXPECT_EQ(p.max_cwnd, 1536u);		// 1.5 bdp
 	EXPECT_EQ(p.init_cwnd, 1024u);		// 1 bdp
 	EXPECT_EQ(p.rtt_gain_pkts, 4u);
@@ -793,6 +794,7 @@ TEST(smartt_huge_bdp, NoOverflow)
 	smartt_params p = SMARTT_PARAMS_DEFAULT;
 
 	p.link_rate_mbps = 400000;
+	p.min_cwnd = 1;		// the floor below is one MTU
 	smartt_state s = Start(p, 1500, 100000);
 	EXPECT_EQ(s.bdp, 1u << 30);
 	EXPECT_EQ(smartt_maxwnd(&s, &p), 1u << 30);	// 1.5 bdp, capped
