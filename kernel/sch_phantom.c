@@ -57,6 +57,7 @@
 
 struct phantom_cfg {
 	struct phantom_params core;
+	u32 burst;		/* shaper bucket, bytes */
 	u32 trim;		/* network-layer bytes a trim keeps; 0: off */
 	u32 trim_limit;		/* capacity of the trimmed-header band, bytes */
 	u8 trim_dscp;
@@ -65,8 +66,9 @@ struct phantom_cfg {
 struct phantom_sched_data {
 	struct phantom_cfg cfg;
 	struct psched_ratecfg rate;
-	u64 burst_ns;		/* credit an idle link may build up */
-	u64 t_next;		/* earliest departure of the next packet, ns */
+	s64 burst_ns;		/* bucket depth: link time of burst bytes, ns */
+	s64 tokens;		/* link time in the bucket at t_c, ns */
+	u64 t_c;		/* time of the last departure, ns */
 	struct phantom_state st;
 
 	struct qdisc_skb_head data;	/* the real queue */
@@ -325,37 +327,50 @@ static void phantom_mark(struct phantom_sched_data *q, struct sk_buff *skb,
 	}
 }
 
+/* The packet the shaper would send next: trimmed headers go first. */
+static struct sk_buff *phantom_head(struct phantom_sched_data *q)
+{
+	return q->hdrs.head ? q->hdrs.head : q->data.head;
+}
+
+/*
+ * A token bucket of link time, like tbf: a packet of len bytes leaves once
+ * the bucket holds len / rate, so at most burst bytes leave back to back
+ * after an idle period or a late wakeup. A packet longer than the burst
+ * (the MTU grew after the burst was set) leaves when the bucket is full.
+ */
 static struct sk_buff *phantom_dequeue(struct Qdisc *sch)
 {
 	struct phantom_sched_data *q = qdisc_priv(sch);
 	struct sk_buff *skb;
+	s64 toks, len_ns, need;
 	u64 now;
 
-	if (!sch->q.qlen)
+	skb = phantom_head(q);
+	if (!skb)
 		return NULL;
 
 	now = ktime_get_ns();
-	if (now < q->t_next) {
-		qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
+	len_ns = psched_l2t_ns(&q->rate, qdisc_pkt_len(skb));
+	need = min(len_ns, q->burst_ns);
+	toks = min_t(s64, now - q->t_c, q->burst_ns) + q->tokens;
+	toks = min(toks, q->burst_ns);
+	if (toks < need) {
+		qdisc_watchdog_schedule_ns(&q->watchdog, now + (need - toks));
 		qdisc_qstats_overlimit(sch);
 		return NULL;
 	}
+	q->tokens = toks - len_ns;
+	q->t_c = now;
 
-	skb = __qdisc_dequeue_head(&q->hdrs);
-	if (skb) {
+	if (skb == q->hdrs.head) {
+		__qdisc_dequeue_head(&q->hdrs);
 		q->hdrs_backlog -= qdisc_pkt_len(skb);
 	} else {
-		skb = __qdisc_dequeue_head(&q->data);
-		if (unlikely(!skb))
-			return NULL;
+		__qdisc_dequeue_head(&q->data);
 		q->data_backlog -= qdisc_pkt_len(skb);
 		phantom_mark(q, skb, now);
 	}
-
-	/* Late by less than the burst: the link does not lose that time. */
-	if (now - q->t_next > q->burst_ns)
-		q->t_next = now - q->burst_ns;
-	q->t_next += psched_l2t_ns(&q->rate, qdisc_pkt_len(skb));
 
 	qdisc_qstats_backlog_dec(sch, skb);
 	sch->q.qlen--;
@@ -373,7 +388,8 @@ static void phantom_reset(struct Qdisc *sch)
 	q->hdrs_backlog = 0;
 	sch->q.qlen = 0;
 	sch->qstats.backlog = 0;
-	q->t_next = 0;
+	q->tokens = q->burst_ns;
+	q->t_c = ktime_get_ns();
 	phantom_pq_flush(&q->st.pq, ktime_get_ns());
 	qdisc_watchdog_cancel(&q->watchdog);
 }
@@ -390,6 +406,7 @@ static const struct nla_policy phantom_policy[TCA_PHANTOM_MAX + 1] = {
 	[TCA_PHANTOM_TRIM]	 = { .type = NLA_U32 },
 	[TCA_PHANTOM_TRIM_DSCP]	 = { .type = NLA_U8 },
 	[TCA_PHANTOM_TRIM_LIMIT] = { .type = NLA_U32 },
+	[TCA_PHANTOM_BURST]	 = { .type = NLA_U32 },
 };
 
 static void phantom_get_u32(u32 *val, const struct nlattr *attr)
@@ -412,6 +429,7 @@ static void phantom_cfg_merge(struct phantom_cfg *cfg, struct nlattr **tb)
 	phantom_get_u32(&cfg->core.pq_max, tb[TCA_PHANTOM_PQ_MAX]);
 	phantom_get_u32(&cfg->trim, tb[TCA_PHANTOM_TRIM]);
 	phantom_get_u32(&cfg->trim_limit, tb[TCA_PHANTOM_TRIM_LIMIT]);
+	phantom_get_u32(&cfg->burst, tb[TCA_PHANTOM_BURST]);
 	if (tb[TCA_PHANTOM_TRIM_DSCP])
 		cfg->trim_dscp = nla_get_u8(tb[TCA_PHANTOM_TRIM_DSCP]);
 }
@@ -443,6 +461,16 @@ static int phantom_cfg_check(const struct phantom_cfg *cfg, struct nlattr **tb,
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_LIMIT],
 				    "limit is smaller than one packet of the device MTU");
 		return -EINVAL;
+	}
+	if (cfg->burst < psched_mtu(dev)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_BURST],
+				    "burst is smaller than one packet of the device MTU");
+		return -EINVAL;
+	}
+	if (cfg->burst > TC_PHANTOM_BURST_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_BURST],
+				    "burst is above 64 MiB");
+		return -ERANGE;
 	}
 	if (p->ecn_max > TC_PHANTOM_ONE) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_ECN_MAX],
@@ -508,7 +536,7 @@ static int __phantom_change(struct Qdisc *sch, struct nlattr *opt, bool create,
 	struct nlattr *tb[TCA_PHANTOM_MAX + 1];
 	struct psched_ratecfg rate;
 	struct phantom_cfg cfg;
-	u64 burst_ns;
+	s64 burst_ns;
 	int err;
 
 	err = nla_parse_nested(tb, TCA_PHANTOM_MAX, opt, phantom_policy, extack);
@@ -520,17 +548,27 @@ static int __phantom_change(struct Qdisc *sch, struct nlattr *opt, bool create,
 	/* Unless given, the phantom queue starts as large as the real one. */
 	if (create && !tb[TCA_PHANTOM_PQ_SIZE])
 		cfg.core.pq_size = cfg.core.limit;
+	/* Unless given, the shaper's bucket holds two packets of the MTU. */
+	if (create && !tb[TCA_PHANTOM_BURST])
+		cfg.burst = 2 * psched_mtu(dev);
 	err = phantom_cfg_check(&cfg, tb, dev, extack);
 	if (err)
 		return err;
 
 	psched_ratecfg_precompute(&rate, &spec, cfg.core.rate);
-	burst_ns = psched_l2t_ns(&rate, 2 * psched_mtu(dev));
+	burst_ns = psched_l2t_ns(&rate, cfg.burst);
 
 	sch_tree_lock(sch);
 	q->cfg = cfg;
 	q->rate = rate;
 	q->burst_ns = burst_ns;
+	/* A new qdisc starts with a full bucket; a change keeps what fits. */
+	if (create) {
+		q->tokens = burst_ns;
+		q->t_c = ktime_get_ns();
+	} else {
+		q->tokens = min(q->tokens, burst_ns);
+	}
 	phantom_configure(&q->st, &cfg.core, ktime_get_ns());
 	sch_tree_unlock(sch);
 	return 0;
@@ -595,7 +633,8 @@ static int phantom_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_PHANTOM_PQ_MAX, cfg->core.pq_max) ||
 	    nla_put_u32(skb, TCA_PHANTOM_TRIM, cfg->trim) ||
 	    nla_put_u8(skb, TCA_PHANTOM_TRIM_DSCP, cfg->trim_dscp) ||
-	    nla_put_u32(skb, TCA_PHANTOM_TRIM_LIMIT, cfg->trim_limit))
+	    nla_put_u32(skb, TCA_PHANTOM_TRIM_LIMIT, cfg->trim_limit) ||
+	    nla_put_u32(skb, TCA_PHANTOM_BURST, cfg->burst))
 		goto nla_put_failure;
 
 	return nla_nest_end(skb, opts);

@@ -29,6 +29,7 @@ enum {
 	TCA_PHANTOM_TRIM,	/* u32: bytes kept from the network header; 0: off */
 	TCA_PHANTOM_TRIM_DSCP,	/* u8: DSCP of trimmed headers */
 	TCA_PHANTOM_TRIM_LIMIT,	/* u32: trimmed-header band capacity, bytes */
+	TCA_PHANTOM_BURST,	/* u32: shaper bucket, bytes sent back to back */
 	__TCA_PHANTOM_MAX
 };
 
@@ -36,6 +37,9 @@ enum {
 
 /* Smallest non-zero TCA_PHANTOM_TRIM: an IPv4 header and a TCP header. */
 #define TC_PHANTOM_TRIM_MIN	40
+
+/* Largest TCA_PHANTOM_BURST (64 MiB); the smallest is one packet of the MTU. */
+#define TC_PHANTOM_BURST_MAX	(64U << 20)
 
 /* TCA_XSTATS / TCA_STATS_APP */
 struct tc_phantom_xstats {

@@ -25,7 +25,9 @@ static void explain(void)
 		"		[ phantom-rate PERCENT%% ] [ phantom-size BYTES ]\n"
 		"		[ phantom-min BYTES|PERCENT%% ] [ phantom-max BYTES|PERCENT%% ]\n"
 		"		[ trim off|BYTES ] [ trim-dscp DSCP ] [ trim-limit BYTES ]\n"
-		"rate is the shaping rate; PERCENT is of limit (ecn-*), of rate\n"
+		"		[ burst BYTES ]\n"
+		"rate is the shaping rate, burst the bytes it may send back to back\n"
+		"(as tbf's burst); PERCENT is of limit (ecn-*), of rate\n"
 		"(phantom-rate) or of phantom-size (phantom-min, phantom-max).\n"
 		"A threshold in BYTES needs limit or phantom-size on the same line.\n");
 }
@@ -99,8 +101,9 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	struct phantom_thresh ecn_min = {}, ecn_max = {}, pq_min = {}, pq_max = {};
 	bool have_rate = false, have_limit = false, have_pq_rate = false;
 	bool have_pq_size = false, have_trim = false, have_dscp = false;
-	bool have_trim_limit = false;
+	bool have_trim_limit = false, have_burst = false;
 	__u32 limit = 0, pq_rate = 0, pq_size = 0, trim = 0, trim_limit = 0;
+	__u32 burst = 0;
 	struct rtattr *tail;
 	__u64 rate = 0;
 	__u8 dscp = 0;
@@ -164,6 +167,9 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			NEXT_ARG();
 			get_bytes(&trim_limit, &have_trim_limit, "trim-limit",
 				  *argv);
+		} else if (strcmp(*argv, "burst") == 0) {
+			NEXT_ARG();
+			get_bytes(&burst, &have_burst, "burst", *argv);
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -199,7 +205,9 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	    (have_dscp &&
 	     addattr8(n, PHANTOM_MAXLEN, TCA_PHANTOM_TRIM_DSCP, dscp)) ||
 	    (have_trim_limit &&
-	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_TRIM_LIMIT, trim_limit)))
+	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_TRIM_LIMIT, trim_limit)) ||
+	    (have_burst &&
+	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_BURST, burst)))
 		return -1;
 	addattr_nest_end(n, tail);
 	return 0;
@@ -269,6 +277,7 @@ static int phantom_print_opt(struct qdisc_util *qu, FILE *f,
 		print_uint(PRINT_FP, NULL, "trim-dscp %#x ", rta_getattr_u8(a));
 	}
 	print_bytes(tb, TCA_PHANTOM_TRIM_LIMIT, "trim_limit", "trim-limit %s ");
+	print_bytes(tb, TCA_PHANTOM_BURST, "burst", "burst %s ");
 	return 0;
 }
 
