@@ -226,6 +226,19 @@ tb_bottleneck_shaper() {
 	TB_RATE_MBIT=$1
 }
 
+# tb_bottleneck_phantom RATE_MBIT [OPTION...]: the phantom qdisc (our
+# switch port) shaping to RATE with the shaper burst above, unless the
+# options give their own 'burst'; the other options go to tc as they are.
+tb_bottleneck_phantom() {
+	_rate=$1
+	shift
+	case " $* " in
+	*" burst "*) tb_bottleneck phantom rate "${_rate}mbit" "$@" ;;
+	*) tb_bottleneck phantom rate "${_rate}mbit" burst "$(tb_burst)" "$@" ;;
+	esac
+	TB_RATE_MBIT=$_rate
+}
+
 TB_BOTTLENECK_NS=tor
 TB_BOTTLENECK_DEV=p0
 
@@ -334,11 +347,16 @@ tb_backlog_pct() {
 }
 
 # tb_qdisc_counter NS DEV FIELD: a root qdisc counter (drops, bytes, …)
-# now; summed over the child qdiscs for "marked" (RED's ECN marks).
+# now; summed over the child qdiscs for "marked" (RED's ECN marks, or the
+# phantom qdisc's ce_marks + phantom_marks). The phantom qdisc's own
+# counters (ce_marks, phantom_marks, trimmed, trim_drops, tail_drops,
+# max_backlog, phantom_backlog, phantom_max_backlog, trim_backlog) are
+# fields of the root qdisc like bytes and drops.
 tb_qdisc_counter() {
 	_q=$(tb_exec "$1" $TC -s -j qdisc show dev "$2")
 	case "$3" in
-	marked) echo "$_q" | jq '[.[] | .marked // 0] | add' ;;
+	marked) echo "$_q" |
+		jq '[.[] | (.marked // 0) + (.ce_marks // 0) + (.phantom_marks // 0)] | add' ;;
 	*) echo "$_q" | jq --arg f "$3" '.[] | select(.root == true) | .[$f] // 0' ;;
 	esac
 }
