@@ -15,6 +15,7 @@ CCS=${DEMO_CCS:-"cubic dctcp bbr uno smartt"}
 tb_dumbbell 4 4
 tb_bottleneck_red $RATE 24
 tb_base_rtts
+tb_cc_profile $RATE "$(tb_intra_rtt_us)"
 tb_qdisc_sampler tor p0 0.5
 
 for cc in $CCS; do
