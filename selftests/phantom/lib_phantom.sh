@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the phantom qdisc tests, on top of testbed.sh (sourced first).
+
+# ph_udp NS PORT RATE_BPS SECONDS LEN [IPERF3_OPTION...]: an iperf3 UDP
+# flow from NS to the receiver, in the background ($PH_UDP_PID); its JSON
+# goes to $OUT_DIR/udp-PORT.json. The server leaves after one test.
+ph_udp() {
+	_ns=$1 _port=$2 _bps=$3 _secs=$4 _len=$5
+	shift 5
+	tb_exec "$TB_RCV" iperf3 -s -1 -p "$_port" > "$TB_RUN/udp-server-$_port.log" 2>&1 &
+	tb_wait_listen "$TB_RCV" "$_port"
+	tb_exec "$_ns" iperf3 -c "$TB_RCV_ADDR" -p "$_port" -u -b "$_bps" -l "$_len" \
+		-t "$_secs" -J "$@" > "$OUT_DIR/udp-$_port.json" 2>&1 &
+	PH_UDP_PID=$!
+}
+
+# ph_pacer NS RATE_MBIT: a tbf on NS's eth0 that paces what NS sends to
+# RATE on the wire, with a bucket of 16 packets. iperf3 alone is no
+# constant-rate source under qemu TCG: after the VM stalls it catches up
+# with a burst of up to a megabyte; a token bucket does not catch up. The
+# limit lets the socket's send buffer, not the queue, hold iperf3 back.
+ph_pacer() {
+	tb_exec "$1" $TC qdisc replace dev eth0 root tbf rate "${2}mbit" \
+		burst $((16 * TB_MTU)) limit 4000000 || tb_die "pacer on $1"
+}
+
+# ph_capture_start NS NAME FILTER: tcpdump on every interface of NS,
+# headers only, into $TB_RUN/NAME.pcap. On the bottleneck's namespace it
+# sees each packet twice: arriving ("In", on the sender's link) and leaving
+# the qdisc ("Out" on p0, as the qdisc hands it to the device, with the
+# marks and trims it got). ph_capture_stop NAME ends it and prints how
+# many packets the kernel dropped (0 when tcpdump kept up).
+ph_capture_start() {
+	tb_exec "$1" tcpdump -Z root -i any -n -s 80 -B 16384 -U -w "$TB_RUN/$2.pcap" "$3" \
+		2> "$TB_RUN/$2.tcpdump" &
+	PH_CAP_PID=$!
+	_n=50
+	while [ $_n -gt 0 ] && ! grep -qs listening "$TB_RUN/$2.tcpdump"; do
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+}
+
+ph_capture_stop() {
+	# The kernel hands tcpdump a block of packets when it is full or 1 s
+	# after its first packet: wait for the last one.
+	sleep 1.5
+	# SIGTERM: a background job of a script ignores SIGINT.
+	kill -TERM "$PH_CAP_PID" 2>/dev/null
+	wait "$PH_CAP_PID" 2>/dev/null
+	cp "$TB_RUN/$1.pcap" "$OUT_DIR/" 2>/dev/null
+	sed -n 's/^\([0-9]*\) packets* dropped by kernel.*/\1/p' "$TB_RUN/$1.tcpdump"
+}
+
+# ph_packets NAME: one line per iperf3 UDP datagram of the capture (not
+# its 32-byte connect packet), in capture order: "t dir seq tos iplen",
+# t in seconds from the first packet, dir 0 arriving ("In") or 1 leaving
+# ("Out"), seq iperf3's packet counter (the 32 bits after its timestamp,
+# right after the UDP header; a trimmed header keeps them).
+ph_packets() {
+	tcpdump -Z root -r "$TB_RUN/$1.pcap" -tt -n -v -x 2>/dev/null | awk '
+	function hex(s,   i, n) {
+		n = 0
+		for (i = 1; i <= length(s); i++)
+			n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return n
+	}
+	function flush() {
+		if (have && len >= 40) {
+			if (base == "")
+				base = sec
+			printf "%.6f %d %d %d %d\n", (sec - base) + usec / 1e6, dir, seq, tos, len
+		}
+		have = 0
+	}
+	/^[0-9]+\.[0-9]+ .* (In|Out) +IP / {
+		flush()
+		split($1, t, ".")
+		# no leading zero: busybox awk would read "042549" as octal
+		sub(/^0+/, "", t[2])
+		sec = t[1]; usec = t[2] + 0
+		dir = / Out +IP / ? 1 : 0
+		match($0, /tos 0x[0-9a-f]+/)
+		tos = hex(substr($0, RSTART + 6, RLENGTH - 6))
+		match($0, /length [0-9]+\)/)
+		len = substr($0, RSTART + 7, RLENGTH - 8) + 0
+		have = 1; seq = 0
+		next
+	}
+	$1 == "0x0020:" { seq = hex($4 $5) }
+	END { flush() }'
+}
+
+# ph_stop_ns NS: end every process in a namespace (servers, captures).
+ph_stop_ns() {
+	$IP netns pids "$(tb_ns "$1")" 2>/dev/null | xargs -r kill 2>/dev/null
+	sleep 0.2
+}

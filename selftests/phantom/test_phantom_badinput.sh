@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Bad input to the phantom qdisc: every line of a table of bad options is
+# refused by tc (non-zero exit) with a message that says what is wrong (the
+# kernel's extack, or the tc plugin's own for what it cannot parse), and
+# leaves the running qdisc as it was ('tc -j qdisc show' before and after,
+# options included). Each line is tried with 'change' and with 'replace';
+# a second table of bad creations ('add' on a port without a qdisc) must
+# create nothing. Then a good change goes through, and the default burst is
+# two packets of the device MTU.
+# uno-timeout: 120
+. "$(dirname "$0")/../lib/testbed.sh"
+
+tb_dumbbell 1 0
+GOOD="rate 200mbit limit 500kb ecn-min 10% ecn-max 90% phantom-rate 95% phantom-size 2mb"
+GOOD="$GOOD phantom-min 5% phantom-max 70% trim 64 trim-dscp 0x2e trim-limit 32kb burst 32kb"
+# shellcheck disable=SC2086
+tb_exec tor $TC qdisc add dev p0 root handle 1: phantom $GOOD || tb_die "good options refused"
+
+show() { tb_exec tor $TC -j qdisc show dev "$1"; }
+before=$(show p0)
+echo "$before" | jq -e '.[0].kind == "phantom"' > /dev/null || tb_die "no phantom qdisc: $before"
+
+n=0 refused=0 unchanged=0 said=0
+results="[]"
+
+# try VERB DEV EXPECTED OPTIONS: run tc, check exit, message and state.
+try() {
+	_verb=$1 _dev=$2 _expect=$3 _opts=$4
+	_before=$(show "$_dev")
+	# shellcheck disable=SC2086
+	_err=$(tb_exec tor $TC qdisc "$_verb" dev "$_dev" root phantom $_opts 2>&1 >/dev/null)
+	_rc=$?
+	_after=$(show "$_dev")
+	n=$((n + 1))
+	_ok_rc=0 _ok_msg=0 _ok_state=0
+	[ $_rc -ne 0 ] && _ok_rc=1 && refused=$((refused + 1))
+	case "$_err" in *"$_expect"*) _ok_msg=1 said=$((said + 1)) ;; esac
+	[ "$_before" = "$_after" ] && _ok_state=1 && unchanged=$((unchanged + 1))
+	if [ $_ok_rc$_ok_msg$_ok_state != 111 ]; then
+		echo "# BAD: tc qdisc $_verb ... phantom $_opts: exit $_rc, said: $_err"
+		[ $_ok_state = 1 ] || echo "#   qdisc changed: $_after"
+	fi
+	results=$(echo "$results" | jq -c --arg v "$_verb" --arg o "$_opts" --arg e "$_err" \
+		--argjson rc $_rc --argjson st $_ok_state \
+		'. + [{verb: $v, options: $o, exit: $rc, message: $e, unchanged: ($st == 1)}]')
+}
+
+# EXPECTED MESSAGE | OPTIONS (for change / replace of the running qdisc)
+while IFS='|' read -r expect opts; do
+	[ -n "$opts" ] || continue
+	try change p0 "$expect" "$opts"
+	try replace p0 "$expect" "$opts"
+done <<'TABLE'
+ecn-min is above ecn-max|ecn-min 60% ecn-max 40%
+rate is required and must not be zero|rate 0
+phantom-rate must be above 0 and at most 100% of rate|phantom-rate 101%
+phantom-rate must be above 0 and at most 100% of rate|phantom-rate 0%
+phantom-min is above phantom-max|phantom-min 80% phantom-max 60%
+phantom-min is above phantom-max|phantom-size 1mb phantom-min 2mb
+phantom-max is above 100% of phantom-size|phantom-max 101%
+ecn-max is above 100% of limit|ecn-max 150%
+trim is shorter than an IPv4 and a TCP header|trim 20
+trim-limit cannot hold one trimmed header|trim 64 trim-limit 32
+trim-dscp is above 63|trim-dscp 64
+limit is smaller than one packet of the device MTU|limit 100
+burst is smaller than one packet of the device MTU|burst 0
+burst is smaller than one packet of the device MTU|burst 3000
+burst is above 64 MiB|burst 65mb
+invalid size|burst 5gb
+rate is above 80 Tbit/s|rate 100tbit
+invalid rate|rate fast
+unknown parameter|frobnicate 1
+needs a non-zero limit|ecn-min 10kb
+needs a non-zero phantom-size|phantom-max 10kb
+invalid size or percentage|ecn-max lots
+invalid percentage|phantom-rate 90
+duplicate|rate 100mbit rate 200mbit
+not complete|limit
+TABLE
+
+# EXPECTED MESSAGE | OPTIONS (add on h1, which has no qdisc of ours)
+while IFS='|' read -r expect opts; do
+	[ -n "$expect" ] || continue
+	try add h1 "$expect" "$opts"
+	tb_check "no_qdisc_created_by_$(echo "$opts" | tr -c 'a-z0-9' '_')" \
+		"$(show h1 | jq '[.[] | select(.kind == "phantom")] | length')" "==" 0
+done <<'TABLE'
+rate is required and must not be zero|limit 1mb
+rate is required and must not be zero|
+burst is smaller than one packet of the device MTU|rate 1gbit burst 100
+phantom-min is above phantom-max|rate 1gbit phantom-min 70%
+TABLE
+
+tb_check refused "$refused" "==" $n
+tb_check refused_with_the_message "$said" "==" $n
+tb_check qdisc_unchanged "$unchanged" "==" $n
+
+# A good change goes through and shows; a new qdisc's burst is 2 MTU.
+tb_exec tor $TC qdisc change dev p0 root phantom burst 64kb ecn-min 20% ||
+	tb_die "good change refused"
+tb_check burst_after_change "$(show p0 | jq '.[0].options.burst')" "==" 65536
+tb_check ecn_min_after_change "$(show p0 | jq '.[0].options.ecn_min')" "==" 20
+tb_check limit_kept "$(show p0 | jq '.[0].options.limit')" "==" 512000
+tb_exec tor $TC qdisc add dev h1 root phantom rate 1gbit || tb_die "rate alone refused"
+tb_check default_burst "$(show h1 | jq '.[0].options.burst')" "==" $((2 * (TB_MTU + 14)))
+tb_exec tor $TC qdisc show dev p0 | grep -q " burst 64Kb" ||
+	tb_check burst_in_tc_show 0 "==" 1
+
+echo "$results" | jq --argjson n $n '{tried: $n, lines: .}' > "$OUT_DIR/results.json"
+tb_log "$n bad commands: $refused refused, $said with the expected message, $unchanged left the qdisc as it was"
+tb_exit

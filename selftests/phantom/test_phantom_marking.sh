@@ -1,0 +1,173 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Phantom marking (uno.md 4.1) against a constant-rate ECT(0) UDP source
+# (iperf3 -u --tos 2, paced by a tbf on the sender: see ph_pacer) through
+# the phantom qdisc at 100 Mbit/s, with the
+# real-queue ramp off (ecn-min/ecn-max 100 %), a 2 MB phantom queue
+# draining at 90 % of the rate and its ramp from 25 % to 75 % (500 KB to
+# 1.5 MB):
+#
+#  * at 0.85 x rate the counter drains faster than it fills: no marks;
+#  * at 1.02 x rate it fills at (arrival - 0.9 x rate), 0.12 x rate, so
+#    marks begin after the fill time t_fill = phantom-min x phantom-size /
+#    (arrival - phantom-rate x rate), about 330 ms, and the CE fraction
+#    then rises along the ramp to 1 at about 1 s. No mark may come before
+#    the counter replayed from the observed arrivals reaches phantom-min;
+#    the closed form, with the mean arrival rate, is checked loosely (the
+#    pacer starts with a full 64 KB bucket and iperf3 with a burst, which
+#    bring the onset forward by up to 15 %).
+#
+# A tcpdump in the bottleneck's namespace gives each packet's arrival time
+# at the port and its departure time from the qdisc, with its ECN bits.
+# The expected mark probability of each packet is the ramp at the phantom
+# level that the observed arrivals produce at its departure (the counter
+# replayed from the arrival times), so the comparison does not depend on
+# the source keeping a perfectly even pace; the fill time is also checked
+# against the closed form with the measured mean arrival rate.
+# uno-timeout: 120
+. "$(dirname "$0")/../lib/testbed.sh"
+. "$(dirname "$0")/lib_phantom.sh"
+
+RATE=100			# Mbit/s
+PQ_SIZE=2000000
+PQ_MIN_PCT=25
+PQ_MAX_PCT=75
+PQ_RATE_PCT=90
+LEN=3900			# UDP payload; frame = LEN + 8 + 20 + 14
+FRAME=$((LEN + 42))
+BIN=0.1				# s, for the CE fraction over time
+
+C=$((RATE * 1000000 / 8))	# bytes/s
+KMIN=$((PQ_SIZE * PQ_MIN_PCT / 100))
+KMAX=$((PQ_SIZE * PQ_MAX_PCT / 100))
+DRAIN=$((C * PQ_RATE_PCT / 100))
+
+tb_dumbbell 1 0
+
+# phase NAME FACTOR SECONDS: a fresh qdisc, FACTOR x rate on the wire for
+# SECONDS, captured at the port; leaves the qdisc's counters in
+# $TB_RUN/NAME.qdisc.json and the packets in $TB_RUN/NAME.pkts.
+phase() {
+	$TC -n "$(tb_ns tor)" qdisc del dev p0 root 2>/dev/null
+	tb_bottleneck_phantom $RATE ecn-min 100% ecn-max 100% phantom-rate $PQ_RATE_PCT% \
+		phantom-size $PQ_SIZE phantom-min $PQ_MIN_PCT% phantom-max $PQ_MAX_PCT%
+	ph_pacer h1 "$(tb_calc "$2 * $RATE")"
+	ph_capture_start tor "$1" "udp and dst port 5301"
+	# iperf3 above the pacer's rate, so that the pacer sets the pace.
+	ph_udp h1 5301 "$(tb_calc "1.2 * $2 * $C * 8")" "$3" $LEN --tos 2
+	wait "$PH_UDP_PID"
+	sleep 1
+	tb_exec tor $TC -s -j qdisc show dev p0 | jq '.[0]' > "$TB_RUN/$1.qdisc.json"
+	dropped=$(ph_capture_stop "$1")
+	ph_stop_ns rcv
+	ph_packets "$1" > "$TB_RUN/$1.pkts"
+	tb_check "${1}_capture_drops" "${dropped:-0}" "==" 0
+	tb_check "${1}_packets_arrived" "$(awk '$2 == 0' "$TB_RUN/$1.pkts" | wc -l)" ">" 1000
+	tb_check "${1}_packets_lost" "$(awk '{ n[$2]++ } END { print n[0] - n[1] }' \
+		"$TB_RUN/$1.pkts")" "==" 0
+}
+
+# The counter replayed from the observed arrival times; per departing
+# packet the expected mark probability, then per BIN of departure time
+# the measured and expected CE fractions, as JSON.
+analyse() {
+	awk -v drain=$DRAIN -v size=$PQ_SIZE -v kmin=$KMIN -v kmax=$KMAX -v bin=$BIN '
+	function level(t) {	# drain the counter up to t
+		if (t > last) { pq -= drain * (t - last); if (pq < 0) pq = 0; last = t }
+	}
+	$2 == 0 {		# arrival: the frame as the qdisc counts it
+		if (!na++) { t0 = $1; last = $1 }
+		else bytes += $5 + 14
+		ta = $1
+		level($1); pq += $5 + 14; if (pq > size) pq = size
+		next
+	}
+	{			# departure
+		level($1)
+		p = (pq - kmin) / (kmax - kmin); p = p < 0 ? 0 : (p > 1 ? 1 : p)
+		ce = ($4 % 4 == 3)
+		b = int(($1 - t0) / bin)
+		cnt[b]++; meas[b] += ce; expd[b] += p
+		if (b > maxb) maxb = b
+		if (ce && first == "") first = $1 - t0
+		if (p > 0 && efirst == "") efirst = $1 - t0
+		nd++; marks += ce; emarks += p
+	}
+	END {
+		printf "{\"arrived\":%d,\"departed\":%d,\"ce\":%d,\"expected_ce\":%.1f,", \
+			na, nd, marks, emarks
+		printf "\"arrival_Bps\":%.0f,\"first_mark_s\":%s,", bytes / (ta - t0), \
+			first == "" ? "null" : first
+		printf "\"replayed_first_mark_s\":%s,\"bins\":[", efirst == "" ? "null" : efirst
+		sep = ""
+		for (b = 0; b <= maxb; b++) {
+			if (!cnt[b]) continue
+			printf "%s{\"t\":%.2f,\"packets\":%d,\"ce_fraction\":%.4f,\"expected\":%.4f}", \
+				sep, b * bin, cnt[b], meas[b] / cnt[b], expd[b] / cnt[b]
+			sep = ","
+		}
+		print "]}"
+	}' "$TB_RUN/$1.pkts" > "$OUT_DIR/$1.json"
+}
+
+# Below the drain rate: no marks at all.
+phase below 0.85 4
+analyse below
+q=$TB_RUN/below.qdisc.json
+arr=$(jq .arrival_Bps "$OUT_DIR/below.json")
+tb_log "0.85 x rate: arrival $(tb_calc "$arr / $C") x rate, phantom peak $(jq .phantom_max_backlog "$q") B"
+tb_check below_arrival_fraction "$(tb_calc "$arr / $C")" "<" 0.88
+tb_check below_phantom_marks "$(jq .phantom_marks "$q")" "==" 0
+tb_check below_ce_marks "$(jq .ce_marks "$q")" "==" 0
+tb_check below_ce_on_the_wire "$(jq .ce "$OUT_DIR/below.json")" "==" 0
+tb_check below_phantom_peak_bytes "$(jq .phantom_max_backlog "$q")" "<" $KMIN
+
+# Above it: marks after the fill time, then along the ramp.
+phase above 1.02 3
+analyse above
+q=$TB_RUN/above.qdisc.json
+r=$OUT_DIR/above.json
+arr=$(jq .arrival_Bps "$r")
+t_fill=$(tb_calc "$KMIN / ($arr - $DRAIN)")
+t_full=$(tb_calc "$KMAX / ($arr - $DRAIN)")
+replayed=$(jq .replayed_first_mark_s "$r")
+first=$(jq .first_mark_s "$r")
+ce=$(jq .ce "$r")
+ece=$(jq .expected_ce "$r")
+# Bins on the ramp (expected strictly between 0.05 and 0.95), with their
+# absolute error; and every bin, to see no marks before the fill time.
+ramp_err=$(jq '[.bins[] | select(.expected > 0.05 and .expected < 0.95) |
+	(.ce_fraction - .expected) | fabs] | max // 1' "$r")
+ramp_bins=$(jq '[.bins[] | select(.expected > 0.05 and .expected < 0.95)] | length' "$r")
+all_err=$(jq '[.bins[] | (.ce_fraction - .expected) | fabs] | max' "$r")
+tb_log "1.02 x rate: arrival $(tb_calc "$arr / $C") x rate; fill time $t_fill s, ramp full at $t_full s"
+tb_log "first mark at $first s (replayed: $replayed s); CE $ce, expected $ece"
+jq -c '.bins[]' "$r" | sed 's/^/# /'
+
+tb_check above_arrival_growth_fraction "$(tb_calc "($arr - $DRAIN) / $C")" ">=" 0.1
+tb_check first_mark_minus_replayed_s "$(tb_calc "$first - $replayed")" ">=" -0.01
+tb_check first_mark_minus_replayed_s_upper "$(tb_calc "$first - $replayed")" "<=" 0.05
+tb_check first_mark_over_fill_time "$(tb_calc "$first / $t_fill")" ">=" 0.75
+tb_check first_mark_over_fill_time_upper "$(tb_calc "$first / $t_fill")" "<=" 1.2
+tb_check ramp_bins "$ramp_bins" ">=" 4
+# A bin holds about 300 packets: the binomial noise of its CE fraction is
+# 0.03 at most (p = 0.5), so 0.12 is 4 sigma; the total over the whole run
+# has a noise of a few tenths of a percent.
+tb_check ramp_max_abs_error "$ramp_err" "<=" 0.12
+tb_check all_bins_max_abs_error "$all_err" "<=" 0.12
+tb_check ce_total_over_expected "$(tb_calc "$ce / $ece")" ">=" 0.95
+tb_check ce_total_over_expected_upper "$(tb_calc "$ce / $ece")" "<=" 1.05
+tb_check qdisc_phantom_marks_minus_ce_on_the_wire "$(($(jq .phantom_marks "$q") - ce))" "==" 0
+tb_check above_ce_marks_real_ramp "$(jq .ce_marks "$q")" "==" 0
+
+jq -n --slurpfile below "$OUT_DIR/below.json" --slurpfile above "$r" \
+	--slurpfile qb "$TB_RUN/below.qdisc.json" --slurpfile qa "$q" \
+	--argjson t_fill "$t_fill" --argjson t_full "$t_full" --argjson c "$C" \
+	--argjson size $PQ_SIZE --argjson kmin $KMIN --argjson kmax $KMAX \
+	--argjson drain $DRAIN \
+	'{rate_Bps: $c, phantom_size: $size, phantom_min_bytes: $kmin,
+	  phantom_max_bytes: $kmax, drain_Bps: $drain,
+	  below: (($below[0] | del(.bins)) + {qdisc: $qb[0]}),
+	  above: ($above[0] + {fill_time_s: $t_fill, ramp_full_s: $t_full, qdisc: $qa[0]})}' \
+	> "$OUT_DIR/results.json"
+tb_exit

@@ -1,0 +1,158 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Trimming (smartt.md 6.3): the phantom qdisc at 100 Mbit/s with a 200 KB
+# real queue and trim 64, marking off, fed by a paced ECT(0) UDP source.
+#
+#  * at 0.5 x rate the queue never fills: nothing is trimmed or dropped;
+#  * at 1.5 x rate it fills, and each packet that does not fit is cut to
+#    64 bytes of IP, tagged DSCP 0x3e and sent ahead of the queued data.
+#
+# A tcpdump in the bottleneck's namespace sees every packet arrive at the
+# port and leave the qdisc. From it: trims happen only when the real queue
+# is full (its backlog, replayed from the capture, plus the packet exceeds
+# the limit); a trimmed header leaves before the data packets that arrived
+# before it and were still queued (it overtakes about a full queue, limit /
+# frame = 50 packets) and spends far less time in the qdisc than they do;
+# trimmed headers carry the DSCP and the length they should; and the
+# qdisc's xstats count what the wire shows.
+# uno-timeout: 120
+. "$(dirname "$0")/../lib/testbed.sh"
+. "$(dirname "$0")/lib_phantom.sh"
+
+RATE=100
+LIMIT=200000
+TRIM=64
+DSCP=62				# 0x3e, the default trim-dscp
+LEN=3900
+FRAME=$((LEN + 42))
+C=$((RATE * 1000000 / 8))
+FULL_PKTS=$((LIMIT / FRAME))
+
+tb_dumbbell 1 0
+
+# phase NAME FACTOR SECONDS: as in test_phantom_marking.sh.
+phase() {
+	$TC -n "$(tb_ns tor)" qdisc del dev p0 root 2>/dev/null
+	tb_bottleneck_phantom $RATE limit $LIMIT ecn-min 100% ecn-max 100% phantom-size 0 \
+		trim $TRIM
+	ph_pacer h1 "$(tb_calc "$2 * $RATE")"
+	ph_capture_start tor "$1" "udp and dst port 5301"
+	ph_udp h1 5301 "$(tb_calc "1.2 * $2 * $C * 8")" "$3" $LEN --tos 2
+	wait "$PH_UDP_PID"
+	sleep 1
+	tb_exec tor $TC -s -j qdisc show dev p0 | jq '.[0]' > "$TB_RUN/$1.qdisc.json"
+	dropped=$(ph_capture_stop "$1")
+	ph_stop_ns rcv
+	ph_packets "$1" > "$TB_RUN/$1.pkts"
+	tb_check "${1}_capture_drops" "${dropped:-0}" "==" 0
+	tb_check "${1}_packets_arrived" "$(awk '$2 == 0' "$TB_RUN/$1.pkts" | wc -l)" ">" 1000
+}
+
+# Per capture: packets trimmed on the wire, how full the real queue was
+# when each arrived, how many queued data packets each overtook, and the
+# time trimmed headers and data spent in the qdisc; as JSON.
+analyse() {
+	awk -v limit=$LIMIT -v dscp=$DSCP -v trim=$TRIM '
+	{ t[NR] = $1; dir[NR] = $2; sq[NR] = $3
+	  if ($2 == 0) tin[$3] = $1
+	  else { tout[$3] = $1; tos[$3] = $4; len[$3] = $5; outlen[$3] = $5 }
+	  if ($2 == 0) inlen[$3] = $5
+	  if ($3 > maxs) maxs = $3 }
+	# The median of a[1..n], from an even sample of at most 501 of them
+	# (an insertion sort: busybox awk has none, and TCG is slow).
+	function median(a, n,   i, j, v, m, b, step) {
+		step = n > 501 ? n / 501 : 1
+		for (i = 1; i <= n; i += step) b[++m] = a[int(i)]
+		for (i = 2; i <= m; i++) {
+			v = b[i]
+			for (j = i - 1; j >= 1 && b[j] > v; j--) b[j + 1] = b[j]
+			b[j + 1] = v
+		}
+		return m ? b[int((m + 1) / 2)] : 0
+	}
+	END {
+		for (s in tout) {
+			if (int(tos[s] / 4) == dscp) {
+				trimmed[s] = 1; nt++
+				if (len[s] != trim) badlen++
+				if (tos[s] % 4 != 2) badecn++
+			}
+		}
+		# Replay the real queue: data bytes in it at each arrival.
+		minfill = 1e9; backlog = 0
+		for (i = 1; i <= NR; i++) {
+			s = sq[i]
+			if (!(s in tout)) continue	# lost: never left
+			if (dir[i] == 0) {
+				if (s in trimmed) {
+					f = (backlog + inlen[s] + 14) / limit
+					if (f < minfill) minfill = f
+				} else {
+					backlog += inlen[s] + 14
+				}
+			} else if (!(s in trimmed)) {
+				backlog -= outlen[s] + 14
+			}
+		}
+		# Data packets in sequence order: FIFO, so their departure
+		# times increase too.
+		nd = 0
+		for (s = 0; s <= maxs; s++)
+			if ((s in tout) && !(s in trimmed)) { nd++; ds[nd] = s; dt[nd] = tout[s]
+				dsj[nd] = tout[s] - tin[s] }
+		k = 0
+		for (s = 0; s <= maxs; s++) {
+			if (!(s in trimmed)) continue
+			# data with seq < s: lo; of those, left at or before tout[s]: hi
+			lo = 0; a = 1; b = nd
+			while (a <= b) { m = int((a + b) / 2); if (ds[m] < s) { lo = m; a = m + 1 } else b = m - 1 }
+			hi = 0; a = 1; b = lo
+			while (a <= b) { m = int((a + b) / 2); if (dt[m] <= tout[s]) { hi = m; a = m + 1 } else b = m - 1 }
+			k++; over[k] = lo - hi; tsj[k] = tout[s] - tin[s]
+		}
+		mo = median(over, k); mt = median(tsj, k); md = median(dsj, nd)
+		printf "{\"data_packets\":%d,\"trimmed_on_wire\":%d,\"bad_trim_length\":%d,", nd, nt, badlen
+		printf "\"bad_trim_ecn\":%d,\"min_queue_fill_at_trim\":%s,", badecn, nt ? minfill : "null"
+		printf "\"median_overtaken\":%d,\"median_trim_sojourn_s\":%.6f,", mo, mt
+		printf "\"median_data_sojourn_s\":%.6f}\n", md
+	}' "$TB_RUN/$1.pkts" > "$OUT_DIR/$1.json"
+}
+
+phase below 0.5 3
+analyse below
+q=$TB_RUN/below.qdisc.json
+tb_log "0.5 x rate: $(jq -c '{trimmed, tail_drops, drops, max_backlog}' "$q")"
+tb_check below_trimmed "$(jq .trimmed "$q")" "==" 0
+tb_check below_trimmed_on_wire "$(jq .trimmed_on_wire "$OUT_DIR/below.json")" "==" 0
+tb_check below_drops "$(jq .drops "$q")" "==" 0
+tb_check below_max_backlog "$(jq .max_backlog "$q")" "<" $LIMIT
+
+phase full 1.5 3
+analyse full
+q=$TB_RUN/full.qdisc.json
+r=$OUT_DIR/full.json
+tb_log "1.5 x rate: $(jq -c '{trimmed, trim_drops, tail_drops, drops, max_backlog}' "$q")"
+tb_log "wire: $(cat "$r")"
+trimmed=$(jq .trimmed "$q")
+tb_check full_trimmed "$trimmed" ">" 1000
+tb_check trimmed_xstats_minus_wire "$((trimmed - $(jq .trimmed_on_wire "$r")))" "==" 0
+tb_check full_tail_drops "$(jq .tail_drops "$q")" "==" 0
+tb_check full_trim_drops "$(jq .trim_drops "$q")" "==" 0
+tb_check full_max_backlog "$(jq .max_backlog "$q")" ">" $((LIMIT - FRAME))
+tb_check full_max_backlog_limit "$(jq .max_backlog "$q")" "<=" $LIMIT
+# The replayed backlog is seen from the capture's clock, a packet or two
+# off the qdisc's own at worst: 0.95 of the limit is 2.5 packets.
+tb_check min_queue_fill_at_trim "$(jq .min_queue_fill_at_trim "$r")" ">=" 0.95
+tb_check trim_ip_length_not_64 "$(jq .bad_trim_length "$r")" "==" 0
+tb_check trim_ecn_not_ect0 "$(jq .bad_trim_ecn "$r")" "==" 0
+tb_check median_data_overtaken "$(jq .median_overtaken "$r")" ">=" $((FULL_PKTS * 8 / 10))
+tb_check trim_over_data_sojourn "$(tb_calc "$(jq .median_trim_sojourn_s "$r") / \
+	$(jq .median_data_sojourn_s "$r")")" "<" 0.1
+
+jq -n --slurpfile below "$OUT_DIR/below.json" --slurpfile full "$r" \
+	--slurpfile qb "$TB_RUN/below.qdisc.json" --slurpfile qf "$q" \
+	--argjson limit $LIMIT --argjson trim $TRIM --argjson full_pkts $FULL_PKTS \
+	'{limit: $limit, trim: $trim, queue_full_packets: $full_pkts,
+	  below: ($below[0] + {qdisc: $qb[0]}), full: ($full[0] + {qdisc: $qf[0]})}' \
+	> "$OUT_DIR/results.json"
+tb_exit
