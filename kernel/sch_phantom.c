@@ -295,9 +295,17 @@ static int phantom_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 static int phantom_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			   struct sk_buff **to_free)
 {
+	struct phantom_sched_data *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
-	u64 now = ktime_get_ns();
+	u64 now;
 	int ret;
+
+	/*
+	 * Only the phantom counter needs the arrival time: without it, spare
+	 * the clock read (an emulated HPET access under qemu TCG costs
+	 * microseconds).
+	 */
+	now = q->cfg.core.pq_size ? ktime_get_ns() : 0;
 
 	if (skb_is_gso(skb))
 		return phantom_enqueue_gso(skb, sch, now, to_free);
@@ -312,8 +320,12 @@ static int phantom_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 static void phantom_mark(struct phantom_sched_data *q, struct sk_buff *skb,
 			 u64 now)
 {
-	switch (phantom_depart(&q->st, now, q->data_backlog,
-			       get_random_u32())) {
+	u32 rnd = 0;
+
+	/* Draw only where a ramp is in between: the draw is not cheap. */
+	if (phantom_depart_draws(&q->st, now, q->data_backlog))
+		rnd = get_random_u32();
+	switch (phantom_depart(&q->st, now, q->data_backlog, rnd)) {
 	case PHANTOM_MARK_REAL:
 		if (INET_ECN_set_ce(skb))
 			q->ce_marks++;

@@ -235,6 +235,30 @@ static inline void phantom_arrive(struct phantom_state *st, u64 now, u32 len)
 	phantom_pq_arrive(&st->pq, now, len);
 }
 
+/* Whether occupancy @q lies strictly inside the ramp, where a draw decides. */
+static inline bool phantom_ramp_draws(const struct phantom_ramp *r, u32 q)
+{
+	return q > r->min && q < r->max;
+}
+
+/*
+ * Whether the departure at @now, leaving @backlog bytes behind, needs a
+ * random draw: only if an occupancy lies inside its ramp and the real ramp
+ * does not mark for certain. Otherwise the
+ * verdict of phantom_depart() is the same whatever @rnd, and the caller may
+ * pass 0 and spare the draw (get_random_u32() is the dearest part of a
+ * dequeue). Drains the counter up to @now as phantom_depart() does.
+ */
+static inline bool phantom_depart_draws(struct phantom_state *st, u64 now,
+					u32 backlog)
+{
+	phantom_pq_drain(&st->pq, now);
+	if (backlog >= st->ecn.max)
+		return false;
+	return phantom_ramp_draws(&st->ecn, backlog) ||
+	       (st->pq.size && phantom_ramp_draws(&st->pq_ramp, st->pq.bytes));
+}
+
 /*
  * A packet leaves the real queue at @now, leaving @backlog bytes behind it;
  * @rnd is a uniform 32-bit draw.

@@ -335,6 +335,38 @@ TEST(phantom_depart, PhantomOffNeverMarks)
 	EXPECT_EQ(phantom_depart(&st, 1, 800001, 0), PHANTOM_MARK_REAL);
 }
 
+// Where phantom_depart_draws() says no draw is needed, the verdict does not
+// depend on the draw; where it says one is, the verdict for the smallest and
+// the largest draw differ.
+TEST(phantom_depart, DrawsOnlyInsideARamp)
+{
+	const u32 backlogs[] = {0, 200000, 200001, 500000, 799999, 800000, 1000000};
+	const u32 levels[] = {0, kPqMin, kPqMin + 1, 5000000, kPqMax - 1, kPqMax,
+			      kPqSize};
+
+	for (u32 level : levels) {
+		for (u32 backlog : backlogs) {
+			phantom_state st = configured(uno_params());
+
+			phantom_arrive(&st, 0, level);
+			bool draws = phantom_depart_draws(&st, 0, backlog);
+			phantom_state a = st, b = st;
+			auto lo = phantom_depart(&a, 0, backlog, 0);
+			auto hi = phantom_depart(&b, 0, backlog, 0xffffffff);
+			bool ecn_in = backlog > 200000 && backlog < 800000;
+			bool pq_in = level > kPqMin && level < kPqMax;
+
+			// A saturated real ramp marks whatever the draw.
+			EXPECT_EQ(draws, backlog < 800000 && (ecn_in || pq_in))
+				<< level << " " << backlog;
+			if (!draws)
+				EXPECT_EQ(lo, hi) << level << " " << backlog;
+			else
+				EXPECT_NE(lo, hi) << level << " " << backlog;
+		}
+	}
+}
+
 // The drain carries fractions of a byte: 1 B/s read every 0.3 s takes off
 // nothing until 1 s has passed, then exactly one byte.
 TEST(phantom_pq, FractionalDrainIsExact)
