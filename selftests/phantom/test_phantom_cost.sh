@@ -20,8 +20,9 @@
 # pfifo's empty-queue bypass skips enqueue and dequeue altogether, so the
 # ratio is the whole cost of having a qdisc that queues; tbf does the same
 # queueing with its own token arithmetic and is the closer peer (phantom
-# adds a phantom counter update with a 64-bit division, a ramp check and a
-# random draw per packet). A whole-path ratio of 3 would mean the qdisc
+# adds a phantom counter update with a 64-bit division and the ramp checks
+# per packet; a random draw only where a ramp is in between, so not here:
+# the queues stay empty). A whole-path ratio of 3 would mean the qdisc
 # costs twice as much as allocating, building and freeing the packet: not
 # a plumbing cost but a bug.
 # uno-timeout: 120
