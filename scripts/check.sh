@@ -6,6 +6,7 @@
 # usage: check.sh [TEST...]   (VM tests to run; default all)
 set -uo pipefail
 
+vm_tests=("$@")
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 log=build/check
@@ -40,8 +41,8 @@ echo "== unit tests"
 ctest --test-dir build/userspace -j2 --output-on-failure 2>&1 | tee "$log/ctest.log"
 total=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' "$log/ctest.log")
 if [ -n "$total" ]; then
-	set -- $total
-	echo "$(($2 - $1)) passed, $1 failed" > "$log/ctest.count"
+	read -r ctest_failed ctest_total <<< "$total"
+	echo "$((ctest_total - ctest_failed)) passed, $ctest_failed failed" > "$log/ctest.count"
 elif grep -q "No tests were found" "$log/ctest.log"; then
 	echo "0 passed, 0 failed" > "$log/ctest.count"
 fi
@@ -52,7 +53,7 @@ selftests/vm/selftest.sh 2>&1 | tee "$log/vm-selftest.log"
 count "$log/vm-selftest.log" "VM runner self-test"
 
 echo "== VM tests"
-selftests/vm/run.sh "$@" 2>&1 | tee "$log/vm.log"
+selftests/vm/run.sh "${vm_tests[@]}" 2>&1 | tee "$log/vm.log"
 count "$log/vm.log" "VM tests"
 
 echo "$passed passed, $failed failed, $skipped skipped"
