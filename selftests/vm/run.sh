@@ -109,7 +109,7 @@ done
 
 console=$work/console.log
 set +e
-timeout -s KILL "$budget" "${qemu[@]}" < /dev/null 2>&1 | tr -d '\r' | tee "$console" |
+timeout -s KILL "$budget" "${qemu[@]}" < /dev/null 2>&1 | sed -u 's/\r$//' | tee "$console" |
 	sed -un '/UNO-TAP-BEGIN/,/^UNO-TAP-END/{/UNO-TAP-/d; p}'
 set -e
 
