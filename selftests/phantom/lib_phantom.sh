@@ -97,3 +97,28 @@ ph_stop_ns() {
 	$IP netns pids "$(tb_ns "$1")" 2>/dev/null | xargs -r kill 2>/dev/null
 	sleep 0.2
 }
+
+# ph_udp_phase NAME LOAD SECONDS QDISC_OPTION...: one constant-rate phase:
+# a fresh phantom qdisc with the options at the bottleneck, an ECT(0) UDP
+# flow from h1 paced to LOAD x $RATE for SECONDS, captured at the
+# bottleneck. Leaves the qdisc's final stats in $TB_RUN/NAME.qdisc.json and
+# the packets (ph_packets) in $TB_RUN/NAME.pkts. Uses the test's RATE (Mbit/s),
+# C (bytes/s) and LEN (UDP payload bytes).
+ph_udp_phase() {
+	_name=$1 _load=$2 _secs=$3
+	shift 3
+	$TC -n "$(tb_ns tor)" qdisc del dev p0 root 2>/dev/null
+	tb_bottleneck_phantom $RATE "$@"
+	ph_pacer h1 "$(tb_calc "$_load * $RATE")"
+	ph_capture_start tor "$_name" "udp and dst port 5301"
+	# iperf3 above the pacer's rate, so that the pacer sets the pace.
+	ph_udp h1 5301 "$(tb_calc "1.2 * $_load * $C * 8")" "$_secs" $LEN --tos 2
+	wait "$PH_UDP_PID"
+	sleep 1
+	tb_exec tor $TC -s -j qdisc show dev p0 | jq '.[0]' > "$TB_RUN/$_name.qdisc.json"
+	_dropped=$(ph_capture_stop "$_name")
+	ph_stop_ns rcv
+	ph_packets "$_name" > "$TB_RUN/$_name.pkts"
+	tb_check "${_name}_capture_drops" "${_dropped:-0}" "==" 0
+	tb_check "${_name}_packets_arrived" "$(awk '$2 == 0' "$TB_RUN/$_name.pkts" | wc -l)" ">" 1000
+}

@@ -8,11 +8,15 @@
 # 1.5 MB):
 #
 #  * at 0.85 x rate the counter drains faster than it fills: no marks;
-#  * at 1.02 x rate it fills at (arrival - 0.9 x rate), 0.12 x rate, so
+#  * at 1.05 x rate it fills at (arrival - 0.9 x rate), 0.15 x rate, so
 #    marks begin after the fill time t_fill = phantom-min x phantom-size /
-#    (arrival - phantom-rate x rate), about 330 ms, and the CE fraction
-#    then rises along the ramp to 1 at about 1 s. No mark may come before
-#    the counter replayed from the observed arrivals reaches phantom-min;
+#    (arrival - phantom-rate x rate), about 270 ms, and the CE fraction
+#    then rises along the ramp to 1 at about 0.8 s. (The source is paced
+#    at 1.05, not 1.0: under TCG the pacer delivers up to 2 % less than
+#    asked, and at 1.0 the counter may not grow at all. The 4 MB limit
+#    holds the real queue that this builds over 3 s.) No mark may come
+#    before the counter replayed from the observed arrivals reaches
+#    phantom-min;
 #    the closed form, with the mean arrival rate, is checked loosely (the
 #    pacer starts with a full 64 KB bucket and iperf3 with a burst, which
 #    bring the onset forward by up to 15 %).
@@ -48,21 +52,9 @@ tb_dumbbell 1 0
 # SECONDS, captured at the port; leaves the qdisc's counters in
 # $TB_RUN/NAME.qdisc.json and the packets in $TB_RUN/NAME.pkts.
 phase() {
-	$TC -n "$(tb_ns tor)" qdisc del dev p0 root 2>/dev/null
-	tb_bottleneck_phantom $RATE ecn-min 100% ecn-max 100% phantom-rate $PQ_RATE_PCT% \
-		phantom-size $PQ_SIZE phantom-min $PQ_MIN_PCT% phantom-max $PQ_MAX_PCT%
-	ph_pacer h1 "$(tb_calc "$2 * $RATE")"
-	ph_capture_start tor "$1" "udp and dst port 5301"
-	# iperf3 above the pacer's rate, so that the pacer sets the pace.
-	ph_udp h1 5301 "$(tb_calc "1.2 * $2 * $C * 8")" "$3" $LEN --tos 2
-	wait "$PH_UDP_PID"
-	sleep 1
-	tb_exec tor $TC -s -j qdisc show dev p0 | jq '.[0]' > "$TB_RUN/$1.qdisc.json"
-	dropped=$(ph_capture_stop "$1")
-	ph_stop_ns rcv
-	ph_packets "$1" > "$TB_RUN/$1.pkts"
-	tb_check "${1}_capture_drops" "${dropped:-0}" "==" 0
-	tb_check "${1}_packets_arrived" "$(awk '$2 == 0' "$TB_RUN/$1.pkts" | wc -l)" ">" 1000
+	ph_udp_phase "$1" "$2" "$3" limit 4000000 ecn-min 100% ecn-max 100% \
+		phantom-rate $PQ_RATE_PCT% phantom-size $PQ_SIZE \
+		phantom-min $PQ_MIN_PCT% phantom-max $PQ_MAX_PCT%
 	tb_check "${1}_packets_lost" "$(awk '{ n[$2]++ } END { print n[0] - n[1] }' \
 		"$TB_RUN/$1.pkts")" "==" 0
 }
@@ -123,7 +115,7 @@ tb_check below_ce_on_the_wire "$(jq .ce "$OUT_DIR/below.json")" "==" 0
 tb_check below_phantom_peak_bytes "$(jq .phantom_max_backlog "$q")" "<" $KMIN
 
 # Above it: marks after the fill time, then along the ramp.
-phase above 1.02 3
+phase above 1.05 3
 analyse above
 q=$TB_RUN/above.qdisc.json
 r=$OUT_DIR/above.json
@@ -140,7 +132,7 @@ ramp_err=$(jq '[.bins[] | select(.expected > 0.05 and .expected < 0.95) |
 	(.ce_fraction - .expected) | fabs] | max // 1' "$r")
 ramp_bins=$(jq '[.bins[] | select(.expected > 0.05 and .expected < 0.95)] | length' "$r")
 all_err=$(jq '[.bins[] | (.ce_fraction - .expected) | fabs] | max' "$r")
-tb_log "1.02 x rate: arrival $(tb_calc "$arr / $C") x rate; fill time $t_fill s, ramp full at $t_full s"
+tb_log "1.05 x rate: arrival $(tb_calc "$arr / $C") x rate; fill time $t_fill s, ramp full at $t_full s"
 tb_log "first mark at $first s (replayed: $replayed s); CE $ce, expected $ece"
 jq -c '.bins[]' "$r" | sed 's/^/# /'
 

@@ -32,20 +32,8 @@ tb_dumbbell 1 0
 
 # phase NAME FACTOR SECONDS: as in test_phantom_marking.sh.
 phase() {
-	$TC -n "$(tb_ns tor)" qdisc del dev p0 root 2>/dev/null
-	tb_bottleneck_phantom $RATE limit $LIMIT ecn-min 100% ecn-max 100% phantom-size 0 \
+	ph_udp_phase "$1" "$2" "$3" limit $LIMIT ecn-min 100% ecn-max 100% phantom-size 0 \
 		trim $TRIM
-	ph_pacer h1 "$(tb_calc "$2 * $RATE")"
-	ph_capture_start tor "$1" "udp and dst port 5301"
-	ph_udp h1 5301 "$(tb_calc "1.2 * $2 * $C * 8")" "$3" $LEN --tos 2
-	wait "$PH_UDP_PID"
-	sleep 1
-	tb_exec tor $TC -s -j qdisc show dev p0 | jq '.[0]' > "$TB_RUN/$1.qdisc.json"
-	dropped=$(ph_capture_stop "$1")
-	ph_stop_ns rcv
-	ph_packets "$1" > "$TB_RUN/$1.pkts"
-	tb_check "${1}_capture_drops" "${dropped:-0}" "==" 0
-	tb_check "${1}_packets_arrived" "$(awk '$2 == 0' "$TB_RUN/$1.pkts" | wc -l)" ">" 1000
 }
 
 # Per capture: packets trimmed on the wire, how full the real queue was
