@@ -114,12 +114,19 @@ tb_check below_ce_marks "$(jq .ce_marks "$q")" "==" 0
 tb_check below_ce_on_the_wire "$(jq .ce "$OUT_DIR/below.json")" "==" 0
 tb_check below_phantom_peak_bytes "$(jq .phantom_max_backlog "$q")" "<" $KMIN
 
-# Above it: marks after the fill time, then along the ramp.
-phase above 1.05 3
-analyse above
+# Above it: marks after the fill time, then along the ramp. The TCG pacer
+# sometimes delivers far less than asked (0.95 x of 1.05 x seen): such a
+# run says nothing about the qdisc, so it runs again, up to three times,
+# until the counter grows at >= 0.1 x rate (checked below).
+for try in 1 2 3; do
+	phase above 1.05 3
+	analyse above
+	arr=$(jq .arrival_Bps "$OUT_DIR/above.json")
+	[ "$(tb_calc "($arr - $DRAIN) / $C >= 0.1")" = 1 ] && break
+	tb_log "try $try: arrival $(tb_calc "$arr / $C") x rate, too slow to fill; again"
+done
 q=$TB_RUN/above.qdisc.json
 r=$OUT_DIR/above.json
-arr=$(jq .arrival_Bps "$r")
 t_fill=$(tb_calc "$KMIN / ($arr - $DRAIN)")
 t_full=$(tb_calc "$KMAX / ($arr - $DRAIN)")
 replayed=$(jq .replayed_first_mark_s "$r")
