@@ -12,7 +12,8 @@
 #             more with a '# uno-timeout: SECONDS' line)
 #
 # Environment: KVER (kernel release), UNO_VM_ACCEL (tcg, the default, or
-# kvm), UNO_VM_MEM (MiB, default 2048).
+# kvm), UNO_VM_MEM (MiB, default 2048); UNO_EVAL_* variables are exported
+# to the tests (selftests/eval/lib_eval.sh).
 #
 # Exit status: 0 when every test passed or skipped; 1 otherwise.
 set -euo pipefail
@@ -85,6 +86,8 @@ done
 	echo "UNO_TESTS=\"$(echo $tests)\""
 	echo "UNO_SHELL=$shell"
 	echo "UNO_TIMEOUT=$timeout"
+	# The evaluation's settings go through to the tests.
+	env | grep -E '^UNO_EVAL_[A-Z_]*=' | sed 's/^\([^=]*\)=\(.*\)$/export \1="\2"/' || true
 } > "$work/run.conf"
 "$top/selftests/vm/mkinitramfs.sh" "$kver" "$work/initramfs.cpio" "$work/run.conf"
 rm -f "$work/out.img"

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# N16 (uno.md 8.3): ECN echo fidelity. The bottleneck CE-marks every ECT
+# packet with a fixed probability p (netem 'loss random p ecn' marks
+# instead of dropping); the fraction of delivered segments the sender saw
+# echoed as marked (delivered_ce / delivered, from tcp_info) must be
+# p +- 0.02 for both our CCs. A latched RFC 3168 echo would report far
+# more. dctcp, whose receiver logic ours share, runs for the record.
+# uno-timeout: 400
+. "$(dirname "$0")/../lib/testbed.sh"
+. "$(dirname "$0")/lib_eval.sh"
+
+SECS=$(ev_pick 6 10)
+
+# The port: netem marking with probability $P, no shaping.
+n16_port() {
+	tb_bottleneck netem loss random "$P%" ecn limit 100000
+}
+EV_PORT_FN=n16_port
+
+tb_dumbbell 1 0
+ev_init N16
+for v in $(ev_variants uno smartt dctcp); do
+	for P in 5 20; do
+		ev_begin "$v"
+		tb_flow h1 "$v" $((SECS + 4)) > /dev/null
+		sleep "$SECS"
+		ce=$(tb_ss_field h1 delivered_ce)
+		all=$(tb_ss_field h1 delivered)
+		tb_flows_stop
+		echo "delivered_p$P $all" >> "$TB_RUN/m-$v"
+		echo "echoed_fraction_p$P $(tb_calc "$ce / ($all + 1e-9)")" >> "$TB_RUN/m-$v"
+		err=$(tb_calc "$ce / ($all + 1e-9) - $P / 100")
+		echo "echo_error_p$P ${err#-}" >> "$TB_RUN/m-$v"
+	done
+	mv "$TB_RUN/m-$v" "$TB_RUN/metrics"
+	ev_end
+	[ "$v" = dctcp ] && continue
+	m=$TB_RUN/ev-$v.json
+	for P in 5 20; do
+		ev_check "delivered_p$P" "$(jq ".metrics.delivered_p$P" "$m")" ">" 10000
+		ev_check "echo_error_p$P" "$(jq ".metrics.echo_error_p$P" "$m")" "<=" 0.02
+	done
+done
+ev_finish "One intra-DC flow through a port that CE-marks with probability p = 5 % and 20 %." \
+	'[{"metric":"echo_error_p5","paper":"per-segment echo (uno.md 3.7)","ours":"|echoed - p| <= 0.02"}]' \
+	'[["echoed_fraction_p5","echoed, p = 5 %"],["echoed_fraction_p20","echoed, p = 20 %"],
+	  ["delivered_p20","segments, p = 20 %"]]'

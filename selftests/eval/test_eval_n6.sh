@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# N6 (uno.md 8.3, the paper's Fig. 3): four intra-DC and four inter-DC flows
+# (WAN RTT 10 ms) start together into one receiver. From 100 inter-DC RTTs
+# after the start until the first flow ends, uno's flows share fairly
+# whatever their RTT: Jain's index of the flows' rates, each averaged over
+# one sampling interval (25 inter-DC RTTs: ss under TCG cannot sample
+# every 10), is >= 0.9 on average, and the mean intra-DC rate over the mean
+# inter-DC rate lies in [0.75, 1.35]; the last flow ends within 1.25 x the
+# ideal time.
+# uno-timeout: 900
+. "$(dirname "$0")/../lib/testbed.sh"
+. "$(dirname "$0")/lib_eval.sh"
+
+SIZE=$(ev_pick 12000000 40000000)
+
+tb_dumbbell 4 4
+ev_init N6
+skip_s=$(tb_calc "100 * $EV_INTER_US / 1e6")
+for v in $(ev_variants $(ev_pick "uno" "uno uno-nophantom smartt dctcp cubic bbr dctcp+bbr")); do
+	ev_begin "$v"
+	ev_sized_flows $SIZE h1 h2 h3 h4 w1 w2 w3 w4
+	# The window: from skip_s after the start to the first flow's end.
+	end_s=$(jq '([.[] | select(.ok) | .end_ns] | min) as $e |
+		([.[].start_ns | select(.)] | min) as $s | if $e then ($e - $s) / 1e9 else 0 end' \
+		"$TB_RUN/flows.json")
+	jq --argjson a "$skip_s" --argjson b "$end_s" "$EV_JAIN"'
+		[.[] | {class, r: [.series[] | select(.[0] >= $a and .[0] <= $b) | .[1]]}] as $f |
+		($f | map(.r | length) | min // 0) as $n |
+		{ jains: [range(0; $n) as $i | [$f[].r[$i]] | jain],
+		  intra: ([$f[] | select(.class == "intra") | .r | add / length] | add / length),
+		  inter: ([$f[] | select(.class == "inter") | .r | add / length] | add / length) } |
+		{ jain_mean: (if (.jains | length) > 0 then .jains | add / length else null end),
+		  intra_over_inter: (if .inter > 0 then .intra / .inter else null end),
+		  intra_mbps: .intra, inter_mbps: .inter, samples: (.jains | length) }' \
+		"$TB_RUN/rates.json" > "$TB_RUN/fair.json" 2>/dev/null ||
+		echo '{"jain_mean":null,"intra_over_inter":null,"samples":0}' > "$TB_RUN/fair.json"
+	for k in jain_mean intra_over_inter intra_mbps inter_mbps samples; do
+		ev_metric $k "$(jq ".$k" "$TB_RUN/fair.json")"
+	done
+	ev_end
+	[ "$v" = uno ] || continue
+	m=$TB_RUN/ev-$v.json
+	ev_check flows_completed "$(jq .metrics.flows_completed "$m")" "==" 8
+	ev_check window_samples "$(jq .metrics.samples "$m")" ">=" 4
+	ev_check jain_mean "$(jq .metrics.jain_mean "$m")" ">=" 0.9
+	ev_check intra_over_inter "$(jq .metrics.intra_over_inter "$m")" ">=" 0.75
+	ev_check intra_over_inter_upper "$(jq .metrics.intra_over_inter "$m")" "<=" 1.35
+	ev_check fct_over_ideal "$(jq .metrics.fct_over_ideal "$m")" "<=" 1.25
+done
+ev_finish "4 intra-DC + 4 inter-DC flows of $SIZE B start together into one receiver." \
+	'[{"metric":"jain_mean","paper":"converges to fair share fast (Fig. 3); MPRDMA+BBR never fair","ours":">= 0.9"},
+	  {"metric":"intra_over_inter","paper":"equal rates","ours":"[0.75, 1.35]"},
+	  {"metric":"fct_over_ideal","paper":"near-ideal (Fig. 8)","ours":"<= 1.25"}]' \
+	'[["intra_mbps","intra Mbit/s"],["inter_mbps","inter Mbit/s"],["jain_mean","Jain"],
+	  ["intra_over_inter","intra/inter"],["fct_over_ideal","last FCT / ideal"],
+	  ["backlog_p99_bytes","p99 queue B"],["marks","marks"],["drops","drops"]]'
