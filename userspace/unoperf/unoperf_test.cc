@@ -284,6 +284,7 @@ ClientFlowResult done_flow()
 	r.sched_ns = 5000000000;
 	r.start_ns = 5000001500;
 	r.end_ns = 5016021500; // fct 16020 us
+	r.bytes = 1000000;
 	r.ok = true;
 	return r;
 }
@@ -294,7 +295,7 @@ TEST(Json, ClientFlowWithSlowdown)
 {
 	EXPECT_EQ(client_flow_json(done_flow(), 1000.0).dump(),
 		  R"({"id":3,"ns":"uno-h1","cc":"cubic","class":"intra","dst":"192.168.77.2:5301",)"
-		  R"("size":1000000,"offset_us":0,"ok":true,"sched_ns":5000000000,)"
+		  R"("size":1000000,"bytes":1000000,"offset_us":0,"ok":true,"sched_ns":5000000000,)"
 		  R"("start_ns":5000001500,"end_ns":5016021500,"start_lag_us":1.5,"fct_us":16020.0,)"
 		  R"("base_rtt_us":10,"ideal_us":8010.0,"slowdown":2.0})");
 }
@@ -307,7 +308,7 @@ TEST(Json, ClientFlowWithoutRateHasNoSlowdown)
 	r.cls.clear();
 	EXPECT_EQ(client_flow_json(r, std::nullopt).dump(),
 		  R"({"id":3,"ns":null,"cc":"cubic","class":null,"dst":"192.168.77.2:5301",)"
-		  R"("size":1000000,"offset_us":0,"ok":true,"sched_ns":5000000000,)"
+		  R"("size":1000000,"bytes":1000000,"offset_us":0,"ok":true,"sched_ns":5000000000,)"
 		  R"("start_ns":5000001500,"end_ns":5016021500,"start_lag_us":1.5,"fct_us":16020.0})");
 }
 
@@ -321,7 +322,7 @@ TEST(Json, FailedFlowAndEscaping)
 	r.error = "connect to 192.168.77.2:5301: Connection refused\n";
 	EXPECT_EQ(client_flow_json(r, 100.0).dump(),
 		  R"({"id":0,"ns":"h\"1","cc":null,"class":null,"dst":"192.168.77.2:5301","size":5,)"
-		  R"("offset_us":0,"ok":false,"sched_ns":null,"start_ns":null,"end_ns":null,)"
+		  R"("bytes":0,"offset_us":0,"ok":false,"sched_ns":null,"start_ns":null,"end_ns":null,)"
 		  R"("start_lag_us":null,"fct_us":null,)"
 		  R"("error":"connect to 192.168.77.2:5301: Connection refused\n"})");
 }
@@ -352,7 +353,12 @@ TEST(Json, ClientReportSummary)
 	EXPECT_EQ(j["flows"].size(), 3u);
 	EXPECT_EQ(j["summary"].dump(),
 		  R"({"flows":3,"completed":2,"failed":1,"max_start_lag_us":3.5,)"
-		  R"("min_fct_us":4.0,"mean_fct_us":8012.0,"max_fct_us":16020.0})");
+		  R"("min_fct_us":4.0,"mean_fct_us":8012.0,"max_fct_us":16020.0,)"
+		  R"("bytes":3000000,"p50_fct_us":4.0,"p99_fct_us":16020.0,)"
+		  R"("mean_slowdown":null,"p50_slowdown":null,"p99_slowdown":null,)"
+		  R"("classes":{"intra":{"flows":3,"completed":2,"bytes":3000000,)"
+		  R"("mean_fct_us":8012.0,"p50_fct_us":4.0,"p99_fct_us":16020.0,)"
+		  R"("mean_slowdown":null,"p50_slowdown":null,"p99_slowdown":null}}})");
 }
 
 TEST(Json, ClientReportNothingCompleted)
@@ -363,7 +369,9 @@ TEST(Json, ClientReportNothingCompleted)
 	run.flows = {r};
 	EXPECT_EQ(client_report_json(run)["summary"].dump(),
 		  R"({"flows":1,"completed":0,"failed":1,"max_start_lag_us":0.0,)"
-		  R"("min_fct_us":null,"mean_fct_us":null,"max_fct_us":null})");
+		  R"("min_fct_us":null,"mean_fct_us":null,"max_fct_us":null,"bytes":0,)"
+		  R"("p50_fct_us":null,"p99_fct_us":null,)"
+		  R"("mean_slowdown":null,"p50_slowdown":null,"p99_slowdown":null,"classes":{}})");
 }
 
 TEST(Json, ServerRecord)
