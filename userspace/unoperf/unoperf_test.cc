@@ -394,3 +394,57 @@ TEST(Json, ServerRecord)
 	EXPECT_TRUE(j["rx_fct_us"].is_null());
 	EXPECT_TRUE(j["goodput_mbps"].is_null());
 }
+
+TEST(Json, Percentile)
+{
+	// Nearest rank: the ceil(p/100 * n)-th smallest.
+	const std::vector<double> v = {5, 1, 4, 2, 3};
+	EXPECT_EQ(percentile(v, 0), 1.0);
+	EXPECT_EQ(percentile(v, 20), 1.0);
+	EXPECT_EQ(percentile(v, 21), 2.0);
+	EXPECT_EQ(percentile(v, 50), 3.0);
+	EXPECT_EQ(percentile(v, 99), 5.0);
+	EXPECT_EQ(percentile(v, 100), 5.0);
+	std::vector<double> h(100);
+	for (size_t i = 0; i < h.size(); ++i)
+		h[i] = static_cast<double>(i + 1);
+	EXPECT_EQ(percentile(h, 99), 99.0);
+	EXPECT_EQ(percentile({}, 50), 0.0);
+}
+
+TEST(Json, PerClassSummaryAndMatrixOrigin)
+{
+	ClientRun run;
+	run.rate_mbps = 1000;
+	ClientFlowResult a = done_flow(); // intra, slowdown 2
+	ClientFlowResult b = done_flow();
+	b.id = 4;
+	b.cls = "inter";
+	b.base_rtt_us = 1990; // ideal 9990 us
+	b.end_ns = b.start_ns + 29970000; // slowdown 3
+	b.matrix = MatrixRef{7, 1, 240};
+	ClientFlowResult c = b;
+	c.id = 5;
+	c.ok = false;
+	c.bytes = 10;
+	c.error = "x";
+	run.flows = {a, b, c};
+	run.workload = {{"mode", "matrix"}};
+
+	const Json j = client_report_json(run);
+	EXPECT_EQ(j["workload"].dump(), R"({"mode":"matrix"})");
+	EXPECT_EQ(j["flows"][1]["matrix"].dump(), R"({"id":7,"src":1,"dst":240})");
+	EXPECT_FALSE(j["flows"][0].contains("matrix"));
+	const Json &s = j["summary"];
+	EXPECT_EQ(s["bytes"], 2000010u);
+	EXPECT_EQ(s["mean_slowdown"], 2.5);
+	EXPECT_EQ(s["p50_slowdown"], 2.0);
+	EXPECT_EQ(s["p99_slowdown"], 3.0);
+	EXPECT_EQ(s["classes"].dump(),
+		  R"({"inter":{"flows":2,"completed":1,"bytes":1000010,"mean_fct_us":29970.0,)"
+		  R"("p50_fct_us":29970.0,"p99_fct_us":29970.0,"mean_slowdown":3.0,)"
+		  R"("p50_slowdown":3.0,"p99_slowdown":3.0},)"
+		  R"("intra":{"flows":1,"completed":1,"bytes":1000000,"mean_fct_us":16020.0,)"
+		  R"("p50_fct_us":16020.0,"p99_fct_us":16020.0,"mean_slowdown":2.0,)"
+		  R"("p50_slowdown":2.0,"p99_slowdown":2.0}})");
+}
