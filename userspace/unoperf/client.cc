@@ -565,6 +565,11 @@ Json plan_json(const ClientOptions &opt, const std::vector<FlowPlan> &plans)
 
 } // namespace
 
+bool rt_available()
+{
+	return RtBoost::available();
+}
+
 ClientFlowResult initial_result(const FlowPlan &p)
 {
 	ClientFlowResult r;

@@ -53,6 +53,9 @@ private:
 void report(OutputFile &out, const ClientOptions &opt, uint64_t common_start_ns,
 	    std::vector<ClientFlowResult> results, const std::string &abort_reason);
 
+// Whether this process may use SCHED_FIFO: tried on the calling thread.
+bool rt_available();
+
 // The event-loop engine; returns an exit code. Throws on system errors.
 int run_loop_client(const ClientOptions &opt, std::vector<FlowPlan> plans);
 
