@@ -132,7 +132,7 @@ int main(int argc, char **argv)
 	client->add_option("-j,--json", cli.json_path, "write JSON to FILE (default stdout)")
 		->type_name("FILE");
 	client->add_option("--timeout", cli.timeout_s,
-			   "seconds for connecting all flows, and for each flow from its start")
+			   "seconds for connecting (all flows; loop engine: each flow), and for each flow from its start")
 		->default_val(60)
 		->type_name("SEC")
 		->check(CLI::Range(1, 86400));
