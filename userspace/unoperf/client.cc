@@ -48,10 +48,12 @@
 #include <thread>
 #include <vector>
 
+#include "client.h"
 #include "record.h"
 #include "sys.h"
 #include "unoperf.h"
 #include "wire.h"
+#include "workload.h"
 
 namespace unoperf {
 
@@ -65,19 +67,6 @@ constexpr uint64_t kLeadNs = 10'000'000;
 constexpr uint64_t kLeadPerFlowNs = 50'000;
 
 enum class State { Connecting, Connected, Done, Failed };
-
-struct FlowPlan {
-	uint32_t id = 0;
-	std::string ns;
-	int ns_fd = -1; // -1: the caller's namespace
-	std::string cc;
-	std::string cls;
-	Endpoint dst;
-	uint64_t size = 0;
-	uint64_t offset_us = 0;
-	std::optional<uint64_t> base_rtt_us;
-	std::optional<uint64_t> sndbuf;
-};
 
 struct Flow {
 	FlowPlan plan;
@@ -335,19 +324,31 @@ std::vector<FlowPlan> plan_flows(const ClientOptions &opt)
 			p.dst = *s.dst;
 		else if (opt.dst)
 			p.dst = *opt.dst;
-		else
+		else if (!opt.dry_run)
 			throw InputError(where + "no destination (give --dst, or dst= in the spec)");
+		// Per flow, else per class, else for all flows.
 		p.base_rtt_us = s.base_rtt_us ? s.base_rtt_us : opt.base_rtt_us;
+		if (!s.base_rtt_us)
+			if (const auto it = opt.base_rtt_by_class.find(s.cls);
+			    it != opt.base_rtt_by_class.end())
+				p.base_rtt_us = it->second;
 		if (p.base_rtt_us && !opt.rate_mbps)
 			throw InputError(where + "a base RTT is given but no --rate-mbps: slowdown needs both");
 		p.ns = s.ns;
-		p.cc = s.cc.empty() ? opt.default_cc : s.cc;
+		p.cc = s.cc;
+		if (p.cc.empty())
+			if (const auto it = opt.cc_by_class.find(s.cls); it != opt.cc_by_class.end())
+				p.cc = it->second;
+		if (p.cc.empty())
+			p.cc = opt.default_cc;
 		p.cls = s.cls;
 		p.size = s.size;
 		p.offset_us = s.start_us;
 		p.sndbuf = opt.sndbuf;
-		if (plans.size() + s.count > kMaxFlows)
-			throw InputError("more than " + std::to_string(kMaxFlows) + " flows");
+		p.matrix = s.matrix;
+		const size_t max = opt.engine == Engine::Threads ? kMaxFlows : kMaxGeneratedFlows;
+		if (plans.size() + s.count > max)
+			throw InputError("more than " + std::to_string(max) + " flows");
 		for (unsigned i = 0; i < s.count; ++i) {
 			p.id = static_cast<uint32_t>(plans.size());
 			plans.push_back(p);
@@ -357,28 +358,6 @@ std::vector<FlowPlan> plan_flows(const ClientOptions &opt)
 		throw InputError("no flows: give --flow SPEC or --flows-file FILE");
 	return plans;
 }
-
-class SignalFd {
-public:
-	SignalFd()
-	{
-		sigemptyset(&mask_);
-		sigaddset(&mask_, SIGINT);
-		sigaddset(&mask_, SIGTERM);
-		// Blocked before any flow thread exists, so they inherit the mask
-		// and only this descriptor sees the signals.
-		if (::pthread_sigmask(SIG_BLOCK, &mask_, nullptr) != 0)
-			throw SysError("pthread_sigmask failed");
-		fd_ = Fd(::signalfd(-1, &mask_, SFD_CLOEXEC | SFD_NONBLOCK));
-		if (!fd_)
-			throw_errno("signalfd");
-	}
-	int get() const { return fd_.get(); }
-
-private:
-	sigset_t mask_;
-	Fd fd_;
-};
 
 class Client {
 public:
@@ -428,14 +407,7 @@ Client::Client(const ClientOptions &opt, std::vector<FlowPlan> plans)
 	sh_.connect_deadline_ns = monotonic_ns() + sh_.timeout_ns;
 	for (FlowPlan &p : plans) {
 		auto f = std::make_unique<Flow>();
-		f->result.id = p.id;
-		f->result.ns = p.ns;
-		f->result.cc = p.cc;
-		f->result.cls = p.cls;
-		f->result.dst = p.dst.str();
-		f->result.size = p.size;
-		f->result.offset_us = p.offset_us;
-		f->result.base_rtt_us = p.base_rtt_us;
+		f->result = initial_result(p);
 		f->plan = std::move(p);
 		flows_.push_back(std::move(f));
 	}
@@ -525,17 +497,130 @@ int Client::run()
 
 void Client::report()
 {
-	ClientRun run;
-	run.common_start_ns = sh_.common_start_ns.load();
-	run.rate_mbps = opt_.rate_mbps;
-	run.timeout_s = opt_.timeout_s;
+	std::vector<ClientFlowResult> results;
 	for (auto &f : flows_) {
-		if (f->aborted || (!f->result.ok && f->result.error.empty()))
-			f->result.error = "aborted: " + abort_reason_;
-		run.flows.push_back(f->result);
+		if (f->aborted)
+			f->result.error = "aborted";
+		results.push_back(f->result);
 	}
+	unoperf::report(*out_, opt_, sh_.common_start_ns.load(), std::move(results), abort_reason_);
+}
+
+} // namespace
+
+namespace {
+
+// The plan as JSON, for --dry-run: what would run, without any network.
+Json plan_json(const ClientOptions &opt, const std::vector<FlowPlan> &plans)
+{
+	Json j;
+	j["unoperf"] = kJsonVersion;
+	j["role"] = "plan";
+	j["rate_mbps"] = opt.rate_mbps ? Json(*opt.rate_mbps) : Json(nullptr);
+	if (!opt.workload.is_null())
+		j["workload"] = opt.workload;
+	Json flows = Json::array();
+	std::map<std::string, std::pair<uint64_t, uint64_t>> by_class; // flows, bytes
+	uint64_t bytes = 0, last_us = 0;
+	for (const FlowPlan &p : plans) {
+		Json f;
+		f["id"] = p.id;
+		f["ns"] = p.ns == kCurrentNs ? Json(nullptr) : Json(p.ns);
+		f["cc"] = p.cc.empty() ? Json(nullptr) : Json(p.cc);
+		f["class"] = p.cls.empty() ? Json(nullptr) : Json(p.cls);
+		f["size"] = p.size;
+		f["offset_us"] = p.offset_us;
+		if (p.base_rtt_us)
+			f["base_rtt_us"] = *p.base_rtt_us;
+		if (p.base_rtt_us && opt.rate_mbps)
+			f["ideal_us"] = ideal_fct_us(p.size, *opt.rate_mbps,
+						     static_cast<double>(*p.base_rtt_us));
+		if (p.matrix)
+			f["matrix"] = {{"id", p.matrix->id}, {"src", p.matrix->src},
+				       {"dst", p.matrix->dst}};
+		flows.push_back(std::move(f));
+		bytes += p.size;
+		last_us = std::max(last_us, p.offset_us);
+		auto &c = by_class[p.cls.empty() ? "-" : p.cls];
+		++c.first;
+		c.second += p.size;
+	}
+	j["flows"] = std::move(flows);
+	Json s;
+	s["flows"] = plans.size();
+	s["bytes"] = bytes;
+	s["last_start_us"] = last_us;
+	// Bytes over the span of the starts: the offered load, if the span is
+	// long against the flows.
+	s["offered_mbps"] = last_us ? Json(static_cast<double>(bytes) * 8 /
+					   static_cast<double>(last_us))
+				    : Json(nullptr);
+	Json classes = Json::object();
+	for (const auto &[cls, c] : by_class)
+		classes[cls] = {{"flows", c.first}, {"bytes", c.second}};
+	s["classes"] = std::move(classes);
+	j["summary"] = std::move(s);
+	return j;
+}
+
+} // namespace
+
+bool rt_available()
+{
+	return RtBoost::available();
+}
+
+ClientFlowResult initial_result(const FlowPlan &p)
+{
+	ClientFlowResult r;
+	r.id = p.id;
+	r.ns = p.ns;
+	r.cc = p.cc;
+	r.cls = p.cls;
+	r.dst = p.dst.str();
+	r.size = p.size;
+	r.offset_us = p.offset_us;
+	r.base_rtt_us = p.base_rtt_us;
+	r.matrix = p.matrix;
+	return r;
+}
+
+SignalFd::SignalFd()
+{
+	sigemptyset(&mask_);
+	sigaddset(&mask_, SIGINT);
+	sigaddset(&mask_, SIGTERM);
+	// Blocked before any flow thread exists, so they inherit the mask
+	// and only this descriptor sees the signals.
+	if (::pthread_sigmask(SIG_BLOCK, &mask_, nullptr) != 0)
+		throw SysError("pthread_sigmask failed");
+	fd_ = Fd(::signalfd(-1, &mask_, SFD_CLOEXEC | SFD_NONBLOCK));
+	if (!fd_)
+		throw_errno("signalfd");
+}
+
+std::string SignalFd::take()
+{
+	signalfd_siginfo si{};
+	if (::read(fd_.get(), &si, sizeof(si)) != sizeof(si))
+		return {};
+	return si.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM";
+}
+
+void report(OutputFile &out, const ClientOptions &opt, uint64_t common_start_ns,
+	    std::vector<ClientFlowResult> results, const std::string &abort_reason)
+{
+	ClientRun run;
+	run.workload = opt.workload;
+	run.common_start_ns = common_start_ns;
+	run.rate_mbps = opt.rate_mbps;
+	run.timeout_s = opt.timeout_s;
+	for (ClientFlowResult &r : results)
+		if (r.error == "aborted" || (!r.ok && r.error.empty()))
+			r.error = "aborted: " + abort_reason;
+	run.flows = std::move(results);
 	const Json j = client_report_json(run);
-	out_->write(j.dump(2) + "\n");
+	out.write(j.dump(2) + "\n");
 
 	for (const ClientFlowResult &r : run.flows)
 		if (!r.ok && r.error.rfind("aborted", 0) != 0)
@@ -543,9 +628,9 @@ void Client::report()
 				     r.ns.c_str(), r.dst.c_str(), r.error.c_str());
 	const Json &s = j["summary"];
 	const unsigned completed = s["completed"].get<unsigned>();
-	if (!abort_reason_.empty())
+	if (!abort_reason.empty())
 		std::fprintf(stderr, "unoperf client: %s; %u of %zu flows completed\n",
-			     abort_reason_.c_str(), completed, run.flows.size());
+			     abort_reason.c_str(), completed, run.flows.size());
 	else
 		std::fprintf(stderr,
 			     "unoperf client: %zu flows completed; fct min %.3f ms, mean %.3f ms,"
@@ -554,8 +639,6 @@ void Client::report()
 			     s["mean_fct_us"].get<double>() / 1e3, s["max_fct_us"].get<double>() / 1e3,
 			     s["max_start_lag_us"].get<double>() / 1e3);
 }
-
-} // namespace
 
 int run_client(const ClientOptions &opt)
 {
@@ -567,7 +650,14 @@ int run_client(const ClientOptions &opt)
 		return kExitUsage;
 	}
 	try {
+		if (opt.dry_run) {
+			OutputFile out(opt.json_path, /*append=*/false);
+			out.write(plan_json(opt, plans).dump(2) + "\n");
+			return kExitOk;
+		}
 		::signal(SIGPIPE, SIG_IGN);
+		if (opt.engine == Engine::Loop)
+			return run_loop_client(opt, std::move(plans));
 		Client client(opt, std::move(plans));
 		return client.run();
 	} catch (const std::exception &e) {

@@ -2,6 +2,9 @@
 #include "record.h"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
 
 #include "spec.h"
 
@@ -40,6 +43,7 @@ Json client_flow_json(const ClientFlowResult &r, std::optional<double> rate_mbps
 	j["class"] = string_or_null(r.cls);
 	j["dst"] = r.dst;
 	j["size"] = r.size;
+	j["bytes"] = r.bytes;
 	j["offset_us"] = r.offset_us;
 	j["ok"] = r.ok;
 
@@ -61,10 +65,60 @@ Json client_flow_json(const ClientFlowResult &r, std::optional<double> rate_mbps
 		j["ideal_us"] = ideal;
 		j["slowdown"] = ended ? Json(slowdown(fct, ideal)) : Json(nullptr);
 	}
+	if (r.matrix)
+		j["matrix"] = {{"id", r.matrix->id}, {"src", r.matrix->src}, {"dst", r.matrix->dst}};
 	if (!r.ok)
 		j["error"] = r.error;
 	return j;
 }
+
+double percentile(std::vector<double> v, double p)
+{
+	if (v.empty())
+		return 0;
+	std::sort(v.begin(), v.end());
+	const double rank = std::ceil(p / 100 * static_cast<double>(v.size()));
+	const size_t i = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
+	return v[std::min(i, v.size() - 1)];
+}
+
+namespace {
+
+// count, completed, bytes, then mean/p50/p99 of FCT and of slowdown over
+// the completed flows (null when there are none).
+Json class_summary(const std::vector<const ClientFlowResult *> &flows,
+		   std::optional<double> rate_mbps)
+{
+	std::vector<double> fct, sd;
+	uint64_t bytes = 0;
+	for (const ClientFlowResult *r : flows) {
+		bytes += r->bytes;
+		if (!r->ok || r->end_ns < r->start_ns || !r->start_ns)
+			continue;
+		fct.push_back(ns_to_us(r->end_ns - r->start_ns));
+		if (r->base_rtt_us && rate_mbps)
+			sd.push_back(slowdown(fct.back(), ideal_fct_us(r->size, *rate_mbps,
+								     static_cast<double>(*r->base_rtt_us))));
+	}
+	const auto stats = [](Json &j, const std::string &name, const std::vector<double> &v) {
+		const bool any = !v.empty();
+		const double mean = any ? std::accumulate(v.begin(), v.end(), 0.0) /
+						  static_cast<double>(v.size())
+					: 0;
+		j["mean_" + name] = any ? Json(mean) : Json(nullptr);
+		j["p50_" + name] = any ? Json(percentile(v, 50)) : Json(nullptr);
+		j["p99_" + name] = any ? Json(percentile(v, 99)) : Json(nullptr);
+	};
+	Json j;
+	j["flows"] = flows.size();
+	j["completed"] = fct.size();
+	j["bytes"] = bytes;
+	stats(j, "fct_us", fct);
+	stats(j, "slowdown", sd);
+	return j;
+}
+
+} // namespace
 
 Json client_report_json(const ClientRun &run)
 {
@@ -74,6 +128,8 @@ Json client_report_json(const ClientRun &run)
 	j["common_start_ns"] = run.common_start_ns ? Json(run.common_start_ns) : Json(nullptr);
 	j["rate_mbps"] = run.rate_mbps ? Json(*run.rate_mbps) : Json(nullptr);
 	j["timeout_s"] = run.timeout_s;
+	if (!run.workload.is_null())
+		j["workload"] = run.workload;
 
 	Json flows = Json::array();
 	unsigned completed = 0;
@@ -106,6 +162,21 @@ Json client_report_json(const ClientRun &run)
 		summary["mean_fct_us"] = nullptr;
 		summary["max_fct_us"] = nullptr;
 	}
+	std::vector<const ClientFlowResult *> all;
+	std::map<std::string, std::vector<const ClientFlowResult *>> by_class;
+	for (const ClientFlowResult &r : run.flows) {
+		all.push_back(&r);
+		if (!r.cls.empty())
+			by_class[r.cls].push_back(&r);
+	}
+	const Json overall = class_summary(all, run.rate_mbps);
+	for (const char *k : {"bytes", "p50_fct_us", "p99_fct_us", "mean_slowdown", "p50_slowdown",
+			      "p99_slowdown"})
+		summary[k] = overall[k];
+	Json classes = Json::object();
+	for (const auto &[cls, v] : by_class)
+		classes[cls] = class_summary(v, run.rate_mbps);
+	summary["classes"] = std::move(classes);
 	j["summary"] = std::move(summary);
 	return j;
 }

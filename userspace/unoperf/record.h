@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "spec.h"
+
 namespace unoperf {
 
 using Json = nlohmann::ordered_json;
@@ -39,6 +41,8 @@ struct ClientFlowResult {
 	uint64_t sched_ns = 0; // common start + offset; 0 if never scheduled
 	uint64_t start_ns = 0; // first byte handed to the socket; 0 if never
 	uint64_t end_ns = 0;   // completion byte received; 0 if never
+	uint64_t bytes = 0;    // payload bytes handed to the socket
+	std::optional<MatrixRef> matrix;
 	bool ok = false;
 	std::string error;     // why, when !ok
 };
@@ -47,14 +51,21 @@ struct ClientFlowResult {
 // for flows that have a base RTT.
 Json client_flow_json(const ClientFlowResult &r, std::optional<double> rate_mbps);
 
+// Nearest rank: the ceil(p/100 * n)-th smallest value (the smallest for
+// p = 0); 0 for no values.
+double percentile(std::vector<double> v, double p);
+
 struct ClientRun {
+	Json workload; // null: none
 	uint64_t common_start_ns = 0;
 	std::optional<double> rate_mbps;
 	unsigned timeout_s = 0;
 	std::vector<ClientFlowResult> flows;
 };
 
-// The client's whole document: run parameters, flows, summary.
+// The client's whole document: run parameters, flows, summary. The summary
+// has the overall count, min/mean/max/p50/p99 FCT and mean/p50/p99
+// slowdown, and "classes": the same per class label, for labelled flows.
 Json client_report_json(const ClientRun &run);
 
 struct ServerFlowRecord {

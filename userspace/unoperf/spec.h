@@ -52,6 +52,15 @@ std::string parse_ipv4(std::string_view text);
 // "ADDR" or "ADDR:PORT", ADDR an IPv4 address in dotted form.
 Endpoint parse_endpoint(std::string_view text, uint16_t default_port = kDefaultPort);
 
+// Where a flow of a connection matrix came from (not a --flow key).
+struct MatrixRef {
+	uint64_t id = 0;  // the line's id
+	unsigned src = 0; // host numbers; every dst maps onto the one server
+	unsigned dst = 0;
+
+	bool operator==(const MatrixRef &) const = default;
+};
+
 // One --flow argument: comma-separated key=value pairs, for example
 // "ns=uno-h1,size=8m,cc=dctcp,start=0,class=intra".
 struct FlowSpec {
@@ -63,6 +72,7 @@ struct FlowSpec {
 	std::optional<uint64_t> base_rtt_us; // for slowdown
 	std::optional<Endpoint> dst;         // overrides --dst
 	unsigned count = 1;                  // this many identical flows
+	std::optional<MatrixRef> matrix;     // set by the matrix workload only
 
 	bool operator==(const FlowSpec &) const = default;
 };

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "record.h"
 #include "spec.h"
 
 namespace unoperf {
@@ -25,6 +27,17 @@ struct ServerOptions {
 	uint64_t count = 0;    // exit after this many flows; 0: run until a signal
 };
 
+// How the client runs its flows.
+enum class Engine {
+	// A thread per flow; all flows connect, then start together at common
+	// start + offset. For --flow specs: tight starts of a few flows.
+	Threads,
+	// One event loop thread per sender namespace; each flow connects
+	// connect_ahead_us before its start and closes when done. For
+	// generated workloads: thousands of flows staggered over seconds.
+	Loop,
+};
+
 struct ClientOptions {
 	std::optional<Endpoint> dst;
 	std::vector<FlowSpec> specs;
@@ -34,6 +47,14 @@ struct ClientOptions {
 	std::optional<uint64_t> base_rtt_us;
 	std::string default_cc;
 	std::optional<uint64_t> sndbuf;
+	// Per class label ("intra", "inter"): used when a flow has no cc= or
+	// base_rtt= of its own, before default_cc / base_rtt_us.
+	std::map<std::string, std::string, std::less<>> cc_by_class;
+	std::map<std::string, uint64_t, std::less<>> base_rtt_by_class;
+	Engine engine = Engine::Threads;
+	uint64_t connect_ahead_us = 100'000; // Engine::Loop
+	bool dry_run = false;                // print the plan as JSON, no network
+	Json workload;                       // copied to the output as "workload"
 };
 
 // Both return an exit code; errors are reported on stderr.

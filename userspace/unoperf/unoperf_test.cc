@@ -284,6 +284,7 @@ ClientFlowResult done_flow()
 	r.sched_ns = 5000000000;
 	r.start_ns = 5000001500;
 	r.end_ns = 5016021500; // fct 16020 us
+	r.bytes = 1000000;
 	r.ok = true;
 	return r;
 }
@@ -294,7 +295,7 @@ TEST(Json, ClientFlowWithSlowdown)
 {
 	EXPECT_EQ(client_flow_json(done_flow(), 1000.0).dump(),
 		  R"({"id":3,"ns":"uno-h1","cc":"cubic","class":"intra","dst":"192.168.77.2:5301",)"
-		  R"("size":1000000,"offset_us":0,"ok":true,"sched_ns":5000000000,)"
+		  R"("size":1000000,"bytes":1000000,"offset_us":0,"ok":true,"sched_ns":5000000000,)"
 		  R"("start_ns":5000001500,"end_ns":5016021500,"start_lag_us":1.5,"fct_us":16020.0,)"
 		  R"("base_rtt_us":10,"ideal_us":8010.0,"slowdown":2.0})");
 }
@@ -307,7 +308,7 @@ TEST(Json, ClientFlowWithoutRateHasNoSlowdown)
 	r.cls.clear();
 	EXPECT_EQ(client_flow_json(r, std::nullopt).dump(),
 		  R"({"id":3,"ns":null,"cc":"cubic","class":null,"dst":"192.168.77.2:5301",)"
-		  R"("size":1000000,"offset_us":0,"ok":true,"sched_ns":5000000000,)"
+		  R"("size":1000000,"bytes":1000000,"offset_us":0,"ok":true,"sched_ns":5000000000,)"
 		  R"("start_ns":5000001500,"end_ns":5016021500,"start_lag_us":1.5,"fct_us":16020.0})");
 }
 
@@ -321,7 +322,7 @@ TEST(Json, FailedFlowAndEscaping)
 	r.error = "connect to 192.168.77.2:5301: Connection refused\n";
 	EXPECT_EQ(client_flow_json(r, 100.0).dump(),
 		  R"({"id":0,"ns":"h\"1","cc":null,"class":null,"dst":"192.168.77.2:5301","size":5,)"
-		  R"("offset_us":0,"ok":false,"sched_ns":null,"start_ns":null,"end_ns":null,)"
+		  R"("bytes":0,"offset_us":0,"ok":false,"sched_ns":null,"start_ns":null,"end_ns":null,)"
 		  R"("start_lag_us":null,"fct_us":null,)"
 		  R"("error":"connect to 192.168.77.2:5301: Connection refused\n"})");
 }
@@ -352,7 +353,12 @@ TEST(Json, ClientReportSummary)
 	EXPECT_EQ(j["flows"].size(), 3u);
 	EXPECT_EQ(j["summary"].dump(),
 		  R"({"flows":3,"completed":2,"failed":1,"max_start_lag_us":3.5,)"
-		  R"("min_fct_us":4.0,"mean_fct_us":8012.0,"max_fct_us":16020.0})");
+		  R"("min_fct_us":4.0,"mean_fct_us":8012.0,"max_fct_us":16020.0,)"
+		  R"("bytes":3000000,"p50_fct_us":4.0,"p99_fct_us":16020.0,)"
+		  R"("mean_slowdown":null,"p50_slowdown":null,"p99_slowdown":null,)"
+		  R"("classes":{"intra":{"flows":3,"completed":2,"bytes":3000000,)"
+		  R"("mean_fct_us":8012.0,"p50_fct_us":4.0,"p99_fct_us":16020.0,)"
+		  R"("mean_slowdown":null,"p50_slowdown":null,"p99_slowdown":null}}})");
 }
 
 TEST(Json, ClientReportNothingCompleted)
@@ -363,7 +369,9 @@ TEST(Json, ClientReportNothingCompleted)
 	run.flows = {r};
 	EXPECT_EQ(client_report_json(run)["summary"].dump(),
 		  R"({"flows":1,"completed":0,"failed":1,"max_start_lag_us":0.0,)"
-		  R"("min_fct_us":null,"mean_fct_us":null,"max_fct_us":null})");
+		  R"("min_fct_us":null,"mean_fct_us":null,"max_fct_us":null,"bytes":0,)"
+		  R"("p50_fct_us":null,"p99_fct_us":null,)"
+		  R"("mean_slowdown":null,"p50_slowdown":null,"p99_slowdown":null,"classes":{}})");
 }
 
 TEST(Json, ServerRecord)
@@ -385,4 +393,58 @@ TEST(Json, ServerRecord)
 	const Json j = server_flow_json(r);
 	EXPECT_TRUE(j["rx_fct_us"].is_null());
 	EXPECT_TRUE(j["goodput_mbps"].is_null());
+}
+
+TEST(Json, Percentile)
+{
+	// Nearest rank: the ceil(p/100 * n)-th smallest.
+	const std::vector<double> v = {5, 1, 4, 2, 3};
+	EXPECT_EQ(percentile(v, 0), 1.0);
+	EXPECT_EQ(percentile(v, 20), 1.0);
+	EXPECT_EQ(percentile(v, 21), 2.0);
+	EXPECT_EQ(percentile(v, 50), 3.0);
+	EXPECT_EQ(percentile(v, 99), 5.0);
+	EXPECT_EQ(percentile(v, 100), 5.0);
+	std::vector<double> h(100);
+	for (size_t i = 0; i < h.size(); ++i)
+		h[i] = static_cast<double>(i + 1);
+	EXPECT_EQ(percentile(h, 99), 99.0);
+	EXPECT_EQ(percentile({}, 50), 0.0);
+}
+
+TEST(Json, PerClassSummaryAndMatrixOrigin)
+{
+	ClientRun run;
+	run.rate_mbps = 1000;
+	ClientFlowResult a = done_flow(); // intra, slowdown 2
+	ClientFlowResult b = done_flow();
+	b.id = 4;
+	b.cls = "inter";
+	b.base_rtt_us = 1990; // ideal 9990 us
+	b.end_ns = b.start_ns + 29970000; // slowdown 3
+	b.matrix = MatrixRef{7, 1, 240};
+	ClientFlowResult c = b;
+	c.id = 5;
+	c.ok = false;
+	c.bytes = 10;
+	c.error = "x";
+	run.flows = {a, b, c};
+	run.workload = {{"mode", "matrix"}};
+
+	const Json j = client_report_json(run);
+	EXPECT_EQ(j["workload"].dump(), R"({"mode":"matrix"})");
+	EXPECT_EQ(j["flows"][1]["matrix"].dump(), R"({"id":7,"src":1,"dst":240})");
+	EXPECT_FALSE(j["flows"][0].contains("matrix"));
+	const Json &s = j["summary"];
+	EXPECT_EQ(s["bytes"], 2000010u);
+	EXPECT_EQ(s["mean_slowdown"], 2.5);
+	EXPECT_EQ(s["p50_slowdown"], 2.0);
+	EXPECT_EQ(s["p99_slowdown"], 3.0);
+	EXPECT_EQ(s["classes"].dump(),
+		  R"({"inter":{"flows":2,"completed":1,"bytes":1000010,"mean_fct_us":29970.0,)"
+		  R"("p50_fct_us":29970.0,"p99_fct_us":29970.0,"mean_slowdown":3.0,)"
+		  R"("p50_slowdown":3.0,"p99_slowdown":3.0},)"
+		  R"("intra":{"flows":1,"completed":1,"bytes":1000000,"mean_fct_us":16020.0,)"
+		  R"("p50_fct_us":16020.0,"p99_fct_us":16020.0,"mean_slowdown":2.0,)"
+		  R"("p50_slowdown":2.0,"p99_slowdown":2.0}})");
 }
