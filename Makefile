@@ -17,7 +17,7 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(BPF_SRCS))
 BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_x86 \
 	-I/usr/include/$(shell uname -m)-linux-gnu -Ikernel/core
 
-.PHONY: all deps modules bpf userspace unit vmtest vm-shell check demo install clean
+.PHONY: eval all deps modules bpf userspace unit vmtest vm-shell check demo install clean
 
 all: modules bpf userspace
 
@@ -54,6 +54,12 @@ demo:
 	@scripts/install-deps.sh
 	@$(MAKE) --no-print-directory all >/dev/null
 	@scripts/demo.sh
+
+# The evaluation (about 45 min): S="N6 S11.5" runs some scenarios only.
+eval:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory all >/dev/null
+	@KVER=$(KVER) S="$(S)" scripts/eval.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel clean

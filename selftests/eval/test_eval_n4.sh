@@ -19,7 +19,7 @@ for v in $(ev_variants $(ev_pick "uno" "uno uno-nophantom smartt dctcp cubic bbr
 	[ "$v" = uno ] || continue
 	m=$TB_RUN/ev-$v.json
 	ev_check flows_completed "$(jq .metrics.flows_completed "$m")" "==" 8
-	ev_check fct_over_ideal "$(jq .metrics.fct_over_ideal "$m")" "<=" 1.2
+	ev_claim fct_over_ideal "$(jq .metrics.fct_over_ideal "$m")" "<=" 1.2
 	ev_check jain "$(jq .metrics.jain "$m")" ">=" 0.95
 done
 ev_finish "Intra-DC incast: 8 flows of $SIZE B start together." \

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make eval [S="N6 S11.5"]: the evaluation scenarios (selftests/eval) in the
+# VM with their full profile, every one for each of its variants; their
+# results into build/eval/<scenario>.json, then Documentation/results.md
+# and its plots (scripts/eval_report.sh).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+scenarios=${S:-"N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8"}
+
+tests=""
+for s in $scenarios; do
+	t=eval/test_eval_$(echo "$s" | tr 'A-Z.' 'a-z_')
+	[ -f "$top/selftests/$t.sh" ] || { echo "eval: no scenario '$s' ($t.sh)" >&2; exit 2; }
+	tests="$tests $t"
+done
+
+mkdir -p "$top/build/eval"
+rc=0
+# shellcheck disable=SC2086
+UNO_EVAL_PROFILE=full "$top/selftests/vm/run.sh" -o "$top/build/eval-run" $tests || rc=$?
+for s in $scenarios; do
+	f=$top/build/eval-run/test_eval_$(echo "$s" | tr 'A-Z.' 'a-z_')/$s.json
+	if [ -f "$f" ]; then
+		cp "$f" "$top/build/eval/"
+	else
+		echo "eval: $s left no result" >&2
+	fi
+done
+"$top/scripts/eval_report.sh"
+# Failed thresholds are results, reported in the table; only a scenario
+# that could not run fails make eval.
+for s in $scenarios; do
+	[ -f "$top/build/eval-run/test_eval_$(echo "$s" | tr 'A-Z.' 'a-z_')/$s.json" ] || exit 1
+done
+[ $rc -eq 0 ] || echo "eval: some thresholds failed; see Documentation/results.md"
