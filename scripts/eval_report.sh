@@ -65,7 +65,7 @@ set title '$v'
 plot $parts"
 	done
 	gnuplot <<-EOF
-	set terminal pngcairo size 900,$((220 * n)) font ',9'
+	set terminal pngcairo noenhanced size 900,$((220 * n)) font ',9'
 	set output '$plots/$name-rates.png'
 	set multiplot layout $n,1
 	set xlabel 'time (s)'
@@ -86,7 +86,7 @@ plot_queue() {
 		i=$((i + 1))
 	done
 	gnuplot <<-EOF
-	set terminal pngcairo size 900,400 font ',9'
+	set terminal pngcairo noenhanced size 900,400 font ',9'
 	set output '$plots/$name-queue.png'
 	set xlabel 'time (s)'
 	set ylabel 'real queue (KB)'
@@ -109,7 +109,7 @@ plot_fct() {
 		i=$((i + 1))
 	done
 	gnuplot <<-EOF
-	set terminal pngcairo size 900,700 font ',9'
+	set terminal pngcairo noenhanced size 900,700 font ',9'
 	set output '$plots/$name-fct.png'
 	set multiplot layout 2,1
 	set logscale x
