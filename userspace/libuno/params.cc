@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "tcp_smartt_params.h"
@@ -42,6 +43,13 @@ const ParamAlias kAliases[] = {
 	{ "smartt", "max_cwnd_bdp", "max_cwnd", 1024, "BDPs" },
 	{ "smartt", "init_cwnd_bdp", "init_cwnd", 1024, "BDPs" },
 };
+
+std::string num(double v)
+{
+	char s[32];
+	std::snprintf(s, sizeof(s), "%g", v);
+	return s;
+}
 
 std::string range_text(const ParamSpec &p)
 {
@@ -120,8 +128,7 @@ std::optional<ParamValue> scale_param(std::string_view cc, std::string_view name
 	if (!std::isfinite(raw) || raw < p->min || raw > p->max) {
 		err = std::string(name) + ": value out of range ";
 		if (a)
-			err += std::to_string(p->min / a->scale) + ".." +
-			       std::to_string(p->max / a->scale) + " (" +
+			err += num(p->min / a->scale) + ".." + num(p->max / a->scale) + " (" +
 			       std::string(p->name) + " " + range_text(*p) + ")";
 		else
 			err += range_text(*p);
