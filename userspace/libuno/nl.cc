@@ -388,6 +388,8 @@ std::optional<SockInfo> parse_tcp_diag_msg(const nlmsghdr *nlh)
 			s.rtt_us = ti.tcpi_rtt;
 		if (len >= offsetof(tcp_info, tcpi_advmss))
 			s.snd_cwnd = ti.tcpi_snd_cwnd;
+		if (len >= offsetof(tcp_info, tcpi_bytes_received))
+			s.bytes_acked = ti.tcpi_bytes_acked;
 	}
 	// Our CCs answer in the Vegas attribute (see uapi/tcp_uno.h).
 	if (const nlattr *a = tb[INET_DIAG_VEGASINFO]) {

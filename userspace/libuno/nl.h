@@ -114,6 +114,7 @@ struct SockInfo {
 	std::string cc;
 	std::optional<uint32_t> rtt_us;
 	std::optional<uint32_t> snd_cwnd;
+	std::optional<uint64_t> bytes_acked;
 	std::optional<tcp_uno_info> uno;
 	std::optional<tcp_smartt_info> smartt;
 };

@@ -47,6 +47,7 @@ void NlSocket::transact(const std::function<nlmsghdr *(char *, uint32_t)> &build
 	uint32_t seq = ++seq_;
 	nlmsghdr *req = build(buf_.data(), seq);
 
+	intr_ = false;
 	if (mnl_socket_sendto(nl_, req, req->nlmsg_len) < 0)
 		throw NlError(errno, std::string("netlink send: ") + std::strerror(errno));
 	for (;;) {
@@ -58,6 +59,8 @@ void NlSocket::transact(const std::function<nlmsghdr *(char *, uint32_t)> &build
 		     mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
 			if (nlh->nlmsg_seq != seq || nlh->nlmsg_pid != portid_)
 				continue;
+			if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+				intr_ = true;
 			if (auto ack = parse_ack(nlh)) {
 				if (ack->error) {
 					int err = -ack->error;
@@ -105,12 +108,19 @@ std::vector<Param> UnoGenl::dump(const std::string &cc)
 {
 	std::vector<Param> out;
 
-	sock_.transact([&](char *b, uint32_t s) { return put_param_get(b, family_, s, cc, ""); },
-		       [&](const nlmsghdr *nlh) {
-			       if (auto p = parse_param_msg(nlh, family_))
-				       out.push_back(*p);
-		       });
-	return out;
+	// A CC module loading or unloading during the dump interrupts it.
+	for (int tries = 0; tries < 10; tries++) {
+		out.clear();
+		sock_.transact(
+			[&](char *b, uint32_t s) { return put_param_get(b, family_, s, cc, ""); },
+			[&](const nlmsghdr *nlh) {
+				if (auto p = parse_param_msg(nlh, family_))
+					out.push_back(*p);
+			});
+		if (!sock_.interrupted())
+			return out;
+	}
+	throw NlError(EAGAIN, "the parameter dump kept being interrupted");
 }
 
 void UnoGenl::set(const std::string &cc, const std::string &param, uint32_t value)

@@ -38,7 +38,12 @@ public:
 	void transact(const std::function<nlmsghdr *(char *, uint32_t)> &build,
 		      const std::function<void(const nlmsghdr *)> &on_msg = {});
 
+	// The last dump was interrupted by a change (NLM_F_DUMP_INTR): its
+	// messages may be inconsistent; dump again.
+	bool interrupted() const { return intr_; }
+
 private:
+	bool intr_ = false;
 	mnl_socket *nl_;
 	uint32_t portid_;
 	uint32_t seq_;

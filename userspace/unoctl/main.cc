@@ -312,6 +312,8 @@ json sock_json(const uno::SockInfo &s)
 		j["rtt_us"] = *s.rtt_us;
 	if (s.snd_cwnd)
 		j["snd_cwnd"] = *s.snd_cwnd;
+	if (s.bytes_acked)
+		j["bytes_acked"] = *s.bytes_acked;
 	if (s.uno) {
 		const auto &u = *s.uno;
 		j["uno"] = { { "enabled", bool(u.uno_flags & TCP_UNO_INFO_ENABLED) },

@@ -171,8 +171,8 @@ int main(int argc, char **argv)
 	mnl_attr_put_u32(nlh, 77, 1);
 	expect("get, unknown attribute", raw.send(buf, nlh->nlmsg_len, &msg), EINVAL, msg);
 	nlh = genl_hdr(buf, fam, UNO_CMD_PARAM_GET, NLM_F_DUMP);
-	mnl_attr_put_u32(nlh, UNO_A_CC, 5);
-	expect("dump, bad filter", raw.send(buf, nlh->nlmsg_len, &msg), EINVAL, msg);
+	mnl_attr_put_u32(nlh, UNO_A_VALUE_MIN, 5);
+	expect("dump, reply-only attribute", raw.send(buf, nlh->nlmsg_len, &msg), EINVAL, msg);
 
 	// Framing.
 	nlh = uno::put_param_get(buf, fam, 1, "uno", "alpha_ppm");
