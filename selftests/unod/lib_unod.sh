@@ -59,3 +59,13 @@ unod_dummy() {
 	done
 	trap 'for _d in $UNOD_DUMMIES; do $IP link del "$_d" 2>/dev/null; done; tb_cleanup' EXIT
 }
+
+# unod_drain_orphans: wait (5 s at most) for closed TCP sockets still
+# delivering their data, which hold their CC module.
+unod_drain_orphans() {
+	_n=50
+	while [ $_n -gt 0 ] && ! grep -q 'orphan 0 ' /proc/net/sockstat; do
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+}

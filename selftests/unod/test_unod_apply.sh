@@ -59,7 +59,7 @@ $UNOCTL qdisc show dev ua0
 # the flow: the one that moved the most bytes is.)
 tb_dumbbell 1 0
 tb_receiver_cc uno
-tb_flow h1 uno 12 > /dev/null
+tb_flow h1 uno 8 > /dev/null
 sleep 3
 tb_exec h1 $UNOCTL -j sock show > "$OUT_DIR/sock-before.json"
 tb_exec h1 $UNOCTL sock show
@@ -76,5 +76,9 @@ tb_exec h1 $UNOCTL -j sock show > "$OUT_DIR/sock-after.json"
 tb_exec h1 $UNOCTL sock show
 tb_check uno_link_rate_reloaded "$(param uno link_rate_mbps)" == 100
 tb_check flow_cwnd_100_cap "$(jq "$sender | .uno.cwnd_bytes" "$OUT_DIR/sock-after.json")" "<=" 25000
-tb_flows_stop
+
+# Let the flow end by itself: killed, its socket would linger as an orphan
+# in a deleted namespace, keeping tcp_uno in use for the next test.
+tb_wait_flows
+unod_drain_orphans
 tb_exit

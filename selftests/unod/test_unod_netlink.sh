@@ -8,6 +8,15 @@
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_unod.sh"
 
+# An earlier test's namespaces may hold tcp_uno for a while after their
+# deletion (netns cleanup is asynchronous): wait until it can go.
+n=100
+while grep -qE '^tcp_(uno|smartt) ' /proc/modules && [ $n -gt 0 ]; do
+	rmmod tcp_uno tcp_smartt 2>/dev/null
+	sleep 0.1
+	n=$((n - 1))
+done
+grep -qE '^tcp_(uno|smartt) ' /proc/modules && tb_die "tcp_uno or tcp_smartt stays in use"
 modprobe tcp_uno || tb_die "modprobe tcp_uno"
 modprobe tcp_smartt || tb_die "modprobe tcp_smartt"
 
@@ -25,11 +34,12 @@ tb_check fuzz "$rc" == 0
 ) > "$OUT_DIR/dump-counts.txt" &
 dumper=$!
 i=0
-while [ $i -lt 20 ]; do
+while [ $i -lt 20 ] || [ "$(wc -l < "$OUT_DIR/dump-counts.txt")" -lt 5 ]; do
 	rmmod tcp_uno tcp_smartt 2>/dev/null
 	modprobe tcp_uno
 	modprobe tcp_smartt
 	i=$((i + 1))
+	[ $i -lt 1000 ] || tb_die "no dump completed"
 done
 kill $dumper
 wait $dumper 2>/dev/null
