@@ -5,6 +5,8 @@
 #   make check      install what is missing, build, run unit and VM tests
 #   make demo       the dumbbell demo in the VM
 #   make vmtest T=name   one VM test (or a glob); make vm-shell: a shell in the VM
+#   make install    modules, tc plugin, unoctl/unod, unit, man pages, example
+#                   config (DESTDIR, PREFIX honoured)
 
 KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -17,9 +19,21 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(BPF_SRCS))
 BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_x86 \
 	-I/usr/include/$(shell uname -m)-linux-gnu -Ikernel/core
 
-.PHONY: eval all deps modules bpf userspace unit vmtest vm-shell check demo install clean
 
-all: modules bpf userspace
+# make install
+PREFIX ?= /usr
+DESTDIR ?=
+MODDIR ?= /lib/modules/$(KVER)/extra
+UNITDIR ?= /lib/systemd/system
+SYSCONFDIR ?= /etc
+MANDIR ?= $(PREFIX)/share/man
+
+MAN_SRCS := $(wildcard Documentation/man/*.rst)
+MAN_PAGES := $(patsubst Documentation/man/%.rst,$(BUILD)/man/%,$(MAN_SRCS))
+
+.PHONY: all deps modules bpf userspace man unit eval vmtest vm-shell check demo install clean
+
+all: modules bpf userspace man
 
 deps:
 	@scripts/install-deps.sh
@@ -35,8 +49,15 @@ $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c
 	clang $(BPF_CFLAGS) -c $< -o $@
 
 userspace:
-	cmake -S userspace -B $(BUILD)/userspace -DCMAKE_BUILD_TYPE=$(CMAKE_BUILD_TYPE) >/dev/null
+	cmake -S userspace -B $(BUILD)/userspace -DCMAKE_BUILD_TYPE=$(CMAKE_BUILD_TYPE) \
+		-DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 	cmake --build $(BUILD)/userspace -j2
+
+man: $(MAN_PAGES)
+
+$(BUILD)/man/%: Documentation/man/%.rst
+	@mkdir -p $(@D)
+	rst2man --halt=warning $< > $@.tmp && mv $@.tmp $@
 
 unit: userspace
 	ctest --test-dir $(BUILD)/userspace --output-on-failure -j2
@@ -60,6 +81,26 @@ eval:
 	@scripts/install-deps.sh
 	@$(MAKE) --no-print-directory all >/dev/null
 	@KVER=$(KVER) S="$(S)" scripts/eval.sh
+
+# Modules, the tc plugin, binaries, the systemd unit, man pages and an example
+# configuration (an existing /etc/uno/uno.toml is kept).
+install: all
+	install -d $(DESTDIR)$(MODDIR)
+	install -m 0644 kernel/*.ko $(DESTDIR)$(MODDIR)/
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD)/userspace --prefix $(PREFIX)
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|/usr/sbin/unod|$(PREFIX)/sbin/unod|g; s|/etc/uno/|$(SYSCONFDIR)/uno/|g' \
+		userspace/unod/unod.service > $(DESTDIR)$(UNITDIR)/unod.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/unod.service
+	install -d $(DESTDIR)$(MANDIR)/man8
+	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
+	install -d $(DESTDIR)$(SYSCONFDIR)/uno
+	if [ -e $(DESTDIR)$(SYSCONFDIR)/uno/uno.toml ]; then \
+		echo "keeping $(DESTDIR)$(SYSCONFDIR)/uno/uno.toml"; \
+	else \
+		install -m 0644 userspace/unod/uno.toml $(DESTDIR)$(SYSCONFDIR)/uno/uno.toml; \
+	fi
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel clean

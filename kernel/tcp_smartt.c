@@ -42,6 +42,8 @@
 
 #include "smartt_core.h"
 #include "uno_ecn.h"
+#include "uno_nl.h"
+#include "tcp_smartt_params.h"
 #include "uapi/tcp_smartt.h"
 
 struct smartt {
@@ -58,105 +60,28 @@ static struct tcp_congestion_ops smartt_noecn;
 static struct smartt_params smartt_conf __read_mostly = SMARTT_PARAMS_DEFAULT;
 
 /*
- * Module parameters. Each is range-checked: a value outside its range is
- * refused with -EINVAL and the old value stays. Flows read them on every
- * ACK, so a change applies to running connections, except link_rate_mbps,
- * bdp_ref, bdp_ref_mtu and rtt_gain_*, applied when a flow's base RTT or
- * MSS changes, and init_cwnd and a non-zero base_rtt_us, read when a
- * connection starts. The core is safe for any combination of values.
+ * Every parameter, described once: a module parameter and an entry of the
+ * "uno" generic netlink family (uno_nl.h), with one range check for both;
+ * a value outside its range is refused with -EINVAL and the old value
+ * stays. Flows read them on every ACK, so a change applies to running
+ * connections (UNO_APPLY_ACK), except link_rate_mbps, bdp_ref, bdp_ref_mtu
+ * and rtt_gain_*, applied when a flow's base RTT or MSS changes
+ * (UNO_APPLY_REBASE), and init_cwnd and a non-zero base_rtt_us, read when
+ * a connection starts (UNO_APPLY_NEW). The core is safe for any
+ * combination of values. The list is in tcp_smartt_params.h.
  */
-struct smartt_param {
-	u32 *val;
-	u32 min;
-	u32 max;
+
+SMARTT_PARAMS(UNO_NL_DEFINE_PARAM)
+
+static struct uno_nl_param *smartt_nl_params[] = {
+	SMARTT_PARAMS(UNO_NL_PARAM_REF)
 };
 
-static int smartt_param_set(const char *val, const struct kernel_param *kp)
-{
-	const struct smartt_param *sp = kp->arg;
-	u32 v;
-
-	if (kstrtou32(val, 0, &v) || v < sp->min || v > sp->max)
-		return -EINVAL;
-	WRITE_ONCE(*sp->val, v);
-	return 0;
-}
-
-static int smartt_param_get(char *buffer, const struct kernel_param *kp)
-{
-	const struct smartt_param *sp = kp->arg;
-
-	return sysfs_emit(buffer, "%u\n", READ_ONCE(*sp->val));
-}
-
-static const struct kernel_param_ops smartt_param_ops = {
-	.set = smartt_param_set,
-	.get = smartt_param_get,
+static struct uno_nl_cc smartt_nl = {
+	.name = "smartt",
+	.params = smartt_nl_params,
+	.n_params = ARRAY_SIZE(smartt_nl_params),
 };
-
-#define SMARTT_PARAM(_name, _min, _max, _desc)				\
-	static struct smartt_param smartt_param_##_name = {		\
-		.val = &smartt_conf._name,				\
-		.min = _min,						\
-		.max = _max,						\
-	};								\
-	module_param_cb(_name, &smartt_param_ops,			\
-			&smartt_param_##_name, 0644);			\
-	MODULE_PARM_DESC(_name, _desc)
-
-/* "Q10" below: in 1/1024 units, 1024 = 1.0. */
-SMARTT_PARAM(link_rate_mbps, 1, 10000000,
-	     "sender line rate for the BDP, Mbit/s (default 1000, 1-10000000)");
-SMARTT_PARAM(base_rtt_us, 0, SMARTT_RTT_MAX,
-	     "base RTT, us; 0: the handshake RTT, then the lowest sample (default 0, 0-16777215)");
-SMARTT_PARAM(base_rtt_floor_us, 0, SMARTT_RTT_MAX,
-	     "least learned base RTT, us: the network's shortest path RTT (default 0, 0-16777215)");
-SMARTT_PARAM(trtt_factor, 1024, 16384,
-	     "target RTT in base RTTs, Q10 (default 1536 = 1.5, 1024-16384)");
-SMARTT_PARAM(md_gamma, 0, 1024,
-	     "multiplicative decrease gain, Q10 (default 819 = 0.8, 0-1024)");
-SMARTT_PARAM(md_min_factor, 0, 1024,
-	     "smallest factor of one decrease, Q10 (default 512 = 0.5, 0-1024)");
-SMARTT_PARAM(md_interval, 0, 16384,
-	     "least time between decreases in base RTTs, Q10 (default 1024 = 1, 0-16384)");
-SMARTT_PARAM(fi, 0, 65536,
-	     "fair increase, MSS per RTT per unit of BDP scale, Q10 (default 1024 = 1, 0-65536)");
-SMARTT_PARAM(pi, 0, 65536,
-	     "proportional increase constant per unit of BDP scale, Q10 (default 2048 = 2, 0-65536)");
-SMARTT_PARAM(bdp_ref, 1, SMARTT_CWND_LIMIT,
-	     "reference BDP of the increase scale, bytes (default 150000, 1-1073741824)");
-SMARTT_PARAM(bdp_ref_mtu, 1, 65535,
-	     "MTU the reference BDP is counted in, bytes (default 4096, 1-65535)");
-SMARTT_PARAM(fast_inc_k, 0, 16384,
-	     "FastIncrease, bytes per acked byte, Q10 (default 2048 = 2, 0-16384)");
-SMARTT_PARAM(fast_inc_tol, 0, 16384,
-	     "FastIncrease: RTT counts as base if within this many base RTTs of it, Q10 (default 128 = 1/8, 0-16384)");
-SMARTT_PARAM(fast_inc_tol_us, 0, 1000000,
-	     "floor of that tolerance, us (default 0, 0-1000000)");
-SMARTT_PARAM(qa_scaling, 1, 16384,
-	     "QuickAdapt window per byte delivered in a target RTT, Q10 (default 1024 = 1, 1-16384)");
-SMARTT_PARAM(qa_notrim_rtt, 0, 65536,
-	     "trimming=0: arm QuickAdapt above base + this x (target - base) RTT, Q10 (default 4096 = 4, 0-65536)");
-SMARTT_PARAM(qa_notrim_acked, 0, 1024,
-	     "trimming=0: ... if fewer bytes than this x max window were delivered, Q10 (default 128 = 1/8, 0-1024)");
-SMARTT_PARAM(min_cwnd, 1, 1024,
-	     "window floor, MSS; the paper's 1 meets the delayed-ACK timer (default 2, 1-1024)");
-SMARTT_PARAM(max_cwnd, 1, 16384,
-	     "window ceiling in BDPs, Q10 (default 1536 = 1.5, 1-16384)");
-SMARTT_PARAM(init_cwnd, 1, 16384,
-	     "initial window in BDPs, Q10 (default 1024 = 1, 1-16384)");
-SMARTT_PARAM(rtt_gain_pkts, 1, 1024,
-	     "RTT average gain is this / BDP in packets (default 4, 1-1024)");
-SMARTT_PARAM(rtt_gain_min, 1, 1024,
-	     "least RTT average gain, Q10 (default 8 = 1/128, 1-1024)");
-SMARTT_PARAM(rtt_gain_max, 1, 1024,
-	     "greatest RTT average gain, Q10 (default 256 = 1/4, 1-1024)");
-SMARTT_PARAM(fair_decrease, 0, 1024,
-	     "decrease per marked ACK below target RTT, Q10; 0: off, the paper's no-op (default 0, 0-1024)");
-SMARTT_PARAM(pacing_gain, 0, 8192,
-	     "pacing rate in windows per base RTT, Q10; 0: do not pace (default 1280 = 1.25, 0-8192)");
-SMARTT_PARAM(trimming, 0, 1,
-	     "1: losses found by SACK/RACK act as trim NACKs; 0: RTOs only, QuickAdapt armed by RTT (default 1, 0-1)");
 
 static u32 smartt_tcp_bytes(u32 pkts, u32 mss)
 {
@@ -374,14 +299,23 @@ static struct tcp_congestion_ops smartt_noecn __read_mostly = {
 
 static int __init smartt_register(void)
 {
+	int err;
+
 	BUILD_BUG_ON(sizeof(struct smartt) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(sizeof(struct tcp_smartt_info) > sizeof(union tcp_cc_info));
-	return tcp_register_congestion_control(&smartt);
+	err = uno_nl_register(&smartt_nl);
+	if (err)
+		return err;
+	err = tcp_register_congestion_control(&smartt);
+	if (err)
+		uno_nl_unregister(&smartt_nl);
+	return err;
 }
 
 static void __exit smartt_unregister(void)
 {
 	tcp_unregister_congestion_control(&smartt);
+	uno_nl_unregister(&smartt_nl);
 }
 
 module_init(smartt_register);

@@ -29,6 +29,8 @@
 
 #include "uno_core.h"
 #include "uno_ecn.h"
+#include "uno_nl.h"
+#include "tcp_uno_params.h"
 #include "uapi/tcp_uno.h"
 
 struct uno {
@@ -43,80 +45,39 @@ struct uno {
 static struct uno_params uno_params __read_mostly = UNO_PARAMS_INIT;
 
 /*
- * Every tunable is a u32 field of uno_params with its own range; a write
- * outside the range fails with -EINVAL and keeps the old value. Flows read
- * the parameters on every ACK, so changes apply to them immediately.
- */
-#define UNO_PARAM(name, lo, hi, desc)					\
-static int uno_set_##name(const char *val, const struct kernel_param *kp) \
-{									\
-	return param_set_uint_minmax(val, kp, lo, hi) ? -EINVAL : 0;	\
-}									\
-static const struct kernel_param_ops uno_##name##_ops = {		\
-	.set = uno_set_##name,						\
-	.get = param_get_uint,						\
-};									\
-module_param_cb(name, &uno_##name##_ops, &uno_params.name, 0644);	\
-MODULE_PARM_DESC(name, desc " [" __stringify(lo) ".." __stringify(hi) "]")
-
-UNO_PARAM(link_rate_mbps, UNO_LINK_RATE_MBPS_MIN, UNO_LINK_RATE_MBPS_MAX,
-	  "Reference line rate C, Mbit/s; BDP = C x base RTT (default 100000)");
-UNO_PARAM(intra_rtt_us, UNO_INTRA_RTT_US_MIN, UNO_INTRA_RTT_US_MAX,
-	  "Intra-DC base RTT, us; sets K and the epoch length (default 14)");
-UNO_PARAM(inter_rtt_threshold_us, 0, UNO_INTER_RTT_US_MAX,
-	  "Flows with a base RTT above this, us, are inter-DC; 0: 8 x intra_rtt_us (default 0)");
-UNO_PARAM(alpha_ppm, UNO_ALPHA_PPM_MIN, UNO_ALPHA_PPM_MAX,
-	  "Additive increase per RTT, parts per million of the flow's BDP (default 1000)");
-UNO_PARAM(md_k_bytes, 0, UNO_MD_K_BYTES_MAX,
-	  "K of the MD gain 4K/(K+BDP), bytes; 0: intra-DC BDP / 7 (default 0)");
-UNO_PARAM(ewma_gain_q16, UNO_EWMA_GAIN_MIN, UNO_EWMA_GAIN_MAX,
-	  "Gain g of the marked-fraction EWMA, 1/65536 (default 32768)");
-UNO_PARAM(beta_qa_pct, 0, 100,
-	  "Quick Adapt fires if less than this % of cwnd is acked in a window; 0: off (default 50)");
-UNO_PARAM(qa_cut_pct, UNO_QA_CUT_PCT_MIN, 100,
-	  "Window after Quick Adapt, % of the bytes acked in the window (default 96)");
-UNO_PARAM(qa_period_pct, UNO_QA_PERIOD_PCT_MIN, UNO_QA_PERIOD_PCT_MAX,
-	  "Quick Adapt window, % of the base RTT (default 105)");
-UNO_PARAM(phantom_md_scale_pct, 0, 100,
-	  "MD scale when only phantom queues marked, % (default 30)");
-UNO_PARAM(phantom_delay_tol_permille, 0, UNO_PH_TOL_PERMILLE_MAX,
-	  "Phantom-only if RTT <= base x (1 + this/1000) + delay_floor_us (default 55)");
-UNO_PARAM(delay_floor_us, 0, UNO_DELAY_FLOOR_US_MAX,
-	  "Absolute RTT tolerance of the phantom-only test, us (default 20)");
-UNO_PARAM(init_cwnd_bdp_pct, UNO_CWND_PCT_MIN, UNO_CWND_PCT_MAX,
-	  "Initial window, % of the flow's BDP (default 100)");
-UNO_PARAM(max_cwnd_bdp_pct, UNO_CWND_PCT_MIN, UNO_CWND_PCT_MAX,
-	  "Window cap, % of the flow's BDP (default 100)");
-UNO_PARAM(min_cwnd_segs, UNO_MIN_CWND_SEGS_MIN, UNO_MIN_CWND_SEGS_MAX,
-	  "Window floor, segments (default 2)");
-UNO_PARAM(trend_rule, 0, 1,
-	  "Skip MD while the ECN EWMA is falling, add AI instead (default 1)");
-UNO_PARAM(phantom_md_cumulative, 0, 1,
-	  "Compound the phantom MD scale over consecutive epochs, as the paper's Algorithm 1 (default 0)");
-UNO_PARAM(rto_cwnd_cut, 0, 1,
-	  "Shrink the window by one segment per retransmission timeout (default 0)");
-UNO_PARAM(qa_needs_mark, 0, 1,
-	  "Quick Adapt only if its window saw an ECN echo; 0: the paper's ACK-count test alone (default 1)");
-
-/*
  * Pacing: the paper paces in the NIC at cwnd / base RTT. In TCP that is
  * internal pacing (an hrtimer per burst) unless fq paces the socket; this
  * scales the rate, and 0 leaves the socket unpaced (the window alone
  * clocks it, as for DCTCP).
  */
-static unsigned int pacing_pct __read_mostly = 100;
-static int uno_set_pacing_pct(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 0, 1000) ? -EINVAL : 0;
-}
+static u32 pacing_pct __read_mostly = 100;
 
-static const struct kernel_param_ops uno_pacing_pct_ops = {
-	.set = uno_set_pacing_pct,
-	.get = param_get_uint,
+/*
+ * Every tunable, described once: a module parameter and an entry of the
+ * "uno" generic netlink family (uno_nl.h), with one range check for both;
+ * a value outside the range fails with -EINVAL and keeps the old value.
+ * Flows read the parameters on every ACK, so changes apply to running
+ * connections at once, except init_cwnd_bdp_pct (read when a flow starts)
+ * and pacing_pct going from 0 to non-zero (a socket that started unpaced
+ * stays unpaced). The list is in tcp_uno_params.h.
+ */
+
+/* The range goes into the description, as modinfo shows it. */
+#define TCP_UNO_PARAM(_name, _val, _min, _max, _apply, _desc)		\
+	UNO_NL_DEFINE_PARAM(_name, _val, _min, _max, _apply,		\
+			    _desc " [" __stringify(_min) ".." __stringify(_max) "]")
+
+TCP_UNO_PARAMS(TCP_UNO_PARAM)
+
+static struct uno_nl_param *tcp_uno_params[] = {
+	TCP_UNO_PARAMS(UNO_NL_PARAM_REF)
 };
-module_param_cb(pacing_pct, &uno_pacing_pct_ops, &pacing_pct, 0644);
-MODULE_PARM_DESC(pacing_pct,
-		 "Pacing rate, % of cwnd / base RTT; 0: not paced by TCP (default 100) [0..1000]");
+
+static struct uno_nl_cc tcp_uno_nl = {
+	.name = "uno",
+	.params = tcp_uno_params,
+	.n_params = ARRAY_SIZE(tcp_uno_params),
+};
 
 static struct tcp_congestion_ops tcp_uno;
 static struct tcp_congestion_ops tcp_uno_reno;
@@ -316,14 +277,23 @@ static struct tcp_congestion_ops tcp_uno_reno __read_mostly = {
 
 static int __init tcp_uno_register(void)
 {
+	int err;
+
 	BUILD_BUG_ON(sizeof(struct uno) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(sizeof(struct tcp_uno_info) > sizeof(union tcp_cc_info));
-	return tcp_register_congestion_control(&tcp_uno);
+	err = uno_nl_register(&tcp_uno_nl);
+	if (err)
+		return err;
+	err = tcp_register_congestion_control(&tcp_uno);
+	if (err)
+		uno_nl_unregister(&tcp_uno_nl);
+	return err;
 }
 
 static void __exit tcp_uno_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_uno);
+	uno_nl_unregister(&tcp_uno_nl);
 }
 
 module_init(tcp_uno_register);

@@ -10,8 +10,8 @@ qemu-system-x86 busybox-static
 iproute2 iperf3 ethtool tcpdump iputils-ping jq
 clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
 libmnl-dev libgtest-dev googletest
-nlohmann-json3-dev libcli11-dev
-gnuplot-nox
+nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
+gnuplot-nox python3-docutils
 "
 
 missing=""

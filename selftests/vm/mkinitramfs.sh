@@ -91,5 +91,9 @@ cp "$top/selftests/vm/init" "$root/init"
 chmod 755 "$root/init"
 [ -n "$run_conf" ] && cp "$run_conf" "$root/uno/run.conf"
 
+# Tests run commands as an unprivileged user too: whatever the build's
+# umask, every file is readable and every directory searchable.
+chmod -R go+rX "$root"
+
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) > "$out.tmp"
 mv "$out.tmp" "$out"

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uno_nl: the run-time parameters of our congestion controls, served by the
+ * "uno" generic netlink family (uapi/uno_nl.h) and by module parameters.
+ *
+ * A CC describes each parameter once, in a list macro expanded with
+ * UNO_NL_DEFINE_PARAM (a struct uno_nl_param and the module parameter that
+ * points to it) and with UNO_NL_PARAM_REF (the table it registers):
+ *
+ *	#define FOO_PARAMS(P)						\
+ *		P(gain, foo_conf.gain, 1, 100, UNO_APPLY_ACK, "gain, %")
+ *	FOO_PARAMS(UNO_NL_DEFINE_PARAM)
+ *	static struct uno_nl_param *foo_params[] = {
+ *		FOO_PARAMS(UNO_NL_PARAM_REF)
+ *	};
+ *
+ * and registers the table from module_init, unregisters it from
+ * module_exit. sysfs and netlink writes both go through
+ * uno_nl_param_store(), so they accept the same values.
+ */
+#ifndef _UNO_NL_H
+#define _UNO_NL_H
+
+#include <linux/list.h>
+#include <linux/moduleparam.h>
+#include <linux/types.h>
+
+#include "uapi/uno_nl.h"
+
+struct uno_nl_param {
+	const char *name;
+	const char *desc;
+	u32 *val;
+	u32 min;
+	u32 max;
+	u8 apply;			/* UNO_APPLY_* */
+	const char *range_msg;		/* extack text, set by uno_nl */
+};
+
+struct uno_nl_cc {
+	const char *name;		/* the tcp_congestion_ops name */
+	struct uno_nl_param **params;
+	unsigned int n_params;
+	struct list_head list;		/* private to uno_nl */
+};
+
+extern const struct kernel_param_ops uno_nl_param_ops;
+
+int uno_nl_param_store(struct uno_nl_param *p, u32 v);
+int uno_nl_register(struct uno_nl_cc *cc);
+void uno_nl_unregister(struct uno_nl_cc *cc);
+
+#define UNO_NL_DEFINE_PARAM(_name, _val, _min, _max, _apply, _desc)	\
+	static struct uno_nl_param uno_nl_param_##_name = {		\
+		.name = #_name,						\
+		.desc = _desc,						\
+		.val = &(_val),						\
+		.min = _min,						\
+		.max = _max,						\
+		.apply = _apply,					\
+	};								\
+	module_param_cb(_name, &uno_nl_param_ops, &uno_nl_param_##_name, 0644); \
+	MODULE_PARM_DESC(_name, _desc);
+
+#define UNO_NL_PARAM_REF(_name, ...)	&uno_nl_param_##_name,
+
+#endif /* _UNO_NL_H */

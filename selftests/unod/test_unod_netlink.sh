@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Malformed and truncated requests to the uno genl family are refused
+# with the right errno (uno_nl_fuzz), thousands of mutated requests leave
+# no kernel warning (the runner checks dmesg), and the CC modules can be
+# unloaded and loaded while dumps run.
+# uno-timeout: 120
+. "$(dirname "$0")/../lib/testbed.sh"
+. "$(dirname "$0")/lib_unod.sh"
+
+# An earlier test's namespaces may hold tcp_uno for a while after their
+# deletion (netns cleanup is asynchronous): wait until it can go.
+n=100
+while grep -qE '^tcp_(uno|smartt) ' /proc/modules && [ $n -gt 0 ]; do
+	rmmod tcp_uno tcp_smartt 2>/dev/null
+	sleep 0.1
+	n=$((n - 1))
+done
+grep -qE '^tcp_(uno|smartt) ' /proc/modules && tb_die "tcp_uno or tcp_smartt stays in use"
+modprobe tcp_uno || tb_die "modprobe tcp_uno"
+modprobe tcp_smartt || tb_die "modprobe tcp_smartt"
+
+/uno/bin/uno_nl_fuzz 3000 > "$OUT_DIR/fuzz.txt" 2>&1
+rc=$?
+cat "$OUT_DIR/fuzz.txt"
+tb_check fuzz "$rc" == 0
+
+# Module churn under dumps: each dump sees 0, 20, 26 or 46 parameters and
+# never fails for any other reason than the family going away.
+(
+	while :; do
+		$UNOCTL -j cc show 2>/dev/null | jq length
+	done
+) > "$OUT_DIR/dump-counts.txt" &
+dumper=$!
+i=0
+while [ $i -lt 20 ] || [ "$(wc -l < "$OUT_DIR/dump-counts.txt")" -lt 5 ]; do
+	rmmod tcp_uno tcp_smartt 2>/dev/null
+	modprobe tcp_uno
+	modprobe tcp_smartt
+	i=$((i + 1))
+	[ $i -lt 1000 ] || tb_die "no dump completed"
+done
+kill $dumper
+wait $dumper 2>/dev/null
+tb_check dumps_ran "$(wc -l < "$OUT_DIR/dump-counts.txt")" ">=" 5
+tb_check dump_counts "$(grep -cvE '^(0|20|26|46)$' "$OUT_DIR/dump-counts.txt")" == 0
+tb_check still_loaded "$($UNOCTL -j cc show | jq length)" == 46
+rmmod tcp_uno tcp_smartt uno_nl
+tb_check uno_nl_unloaded "$(grep -c '^uno_nl ' /proc/modules)" == 0
+tb_exit

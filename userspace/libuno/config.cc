@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "params.h"
+
+namespace uno {
+namespace {
+
+class Parser {
+public:
+	std::vector<ConfigError> errors;
+
+	void error(const toml::node &n, std::string msg)
+	{
+		const auto &b = n.source().begin;
+		errors.push_back({ b.line, b.column, std::move(msg) });
+	}
+
+	void cc_section(const toml::table &cc, Config &c);
+	void cc_params(const std::string &name, const toml::table &t, Config &c);
+	void qdisc_list(const toml::node &n, Config &c);
+	std::optional<QdiscConf> qdisc(const toml::table &t);
+};
+
+// A table's entries in the order of the file (toml++ iterates by key).
+std::vector<std::pair<std::string, const toml::node *>> in_file_order(const toml::table &t)
+{
+	std::vector<std::pair<std::string, const toml::node *>> v;
+	for (const auto &[key, node] : t)
+		v.emplace_back(std::string(key.str()), &node);
+	std::stable_sort(v.begin(), v.end(), [](const auto &a, const auto &b) {
+		const auto &x = a.second->source().begin, &y = b.second->source().begin;
+		return x.line != y.line ? x.line < y.line : x.column < y.column;
+	});
+	return v;
+}
+
+bool valid_cc_name(std::string_view s)
+{
+	if (s.empty() || s.size() > 15) // TCP_CA_NAME_MAX - 1
+		return false;
+	for (char ch : s)
+		if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '-')
+			return false;
+	return true;
+}
+
+void Parser::cc_params(const std::string &cc, const toml::table &t, Config &c)
+{
+	auto &out = c.params[cc];
+	for (const auto &[name, np] : in_file_order(t)) {
+		const toml::node &node = *np;
+		double v;
+		bool integral;
+		if (auto i = node.as_integer()) {
+			v = static_cast<double>(i->get());
+			integral = true;
+		} else if (auto f = node.as_floating_point()) {
+			v = f->get();
+			integral = false;
+		} else if (auto b = node.as_boolean()) {
+			v = b->get();
+			integral = true;
+		} else {
+			error(node, "cc." + cc + "." + name + ": expected a number");
+			continue;
+		}
+		std::string err;
+		auto pv = scale_param(cc, name, v, integral, err);
+		if (!pv) {
+			error(node, "cc." + cc + "." + err);
+			continue;
+		}
+		if (out.contains(pv->name)) {
+			error(node, "cc." + cc + "." + name + ": " + pv->name + " is set twice");
+			continue;
+		}
+		out[pv->name] = pv->value;
+	}
+}
+
+void Parser::cc_section(const toml::table &cc, Config &c)
+{
+	for (const auto &[k, np] : in_file_order(cc)) {
+		const toml::node &node = *np;
+		if (k == "default") {
+			auto s = node.as_string();
+			if (!s || !valid_cc_name(s->get()))
+				error(node, "cc.default: expected the name of a congestion control");
+			else
+				c.default_cc = s->get();
+		} else if (auto t = node.as_table()) {
+			if (!known_cc(k))
+				error(node, "unknown congestion control '" + k +
+						    "' (known: uno, smartt)");
+			else
+				cc_params(k, *t, c);
+		} else {
+			error(node, "cc." + k + ": unknown key (expected 'default' or a [cc.NAME] table)");
+		}
+	}
+}
+
+// A size: an integer (bytes) or a string with tc's units.
+std::optional<uint32_t> size_of(const toml::node &n)
+{
+	std::optional<uint64_t> v;
+	if (auto i = n.as_integer()) {
+		if (i->get() >= 0)
+			v = static_cast<uint64_t>(i->get());
+	} else if (auto s = n.as_string()) {
+		v = parse_size(s->get());
+	}
+	if (!v || *v > UINT32_MAX)
+		return std::nullopt;
+	return static_cast<uint32_t>(*v);
+}
+
+// A threshold: "N%" of a reference, or a size that needs the reference.
+struct Thresh {
+	bool bytes;
+	uint32_t val;
+	const toml::node *node;
+};
+
+std::optional<QdiscConf> Parser::qdisc(const toml::table &t)
+{
+	QdiscConf q;
+	PhantomOpts &o = q.opts;
+	std::map<std::string, Thresh> thresh;
+	size_t before = errors.size();
+
+	for (const auto &[k, np] : in_file_order(t)) {
+		const toml::node &node = *np;
+		auto bad = [&](const char *what) { error(node, "qdisc." + k + ": " + what); };
+		if (k == "dev") {
+			auto s = node.as_string();
+			if (!s || s->get().empty() || s->get().size() >= 16)
+				bad("expected an interface name");
+			else
+				q.dev = s->get();
+		} else if (k == "rate") {
+			std::optional<uint64_t> r;
+			if (auto s = node.as_string())
+				r = parse_rate(s->get());
+			else if (auto i = node.as_integer(); i && i->get() > 0)
+				r = static_cast<uint64_t>(i->get()) / 8; // bit/s, as tc
+			if (!r || !*r)
+				bad("expected a rate such as \"1gbit\" or \"500mbit\"");
+			else
+				o.rate = r;
+		} else if (k == "limit" || k == "phantom-size" || k == "trim-limit" || k == "burst") {
+			auto v = size_of(node);
+			if (!v)
+				bad("expected a size in bytes (or with a unit: \"64kb\", \"1mb\")");
+			else if (k == "limit")
+				o.limit = v;
+			else if (k == "phantom-size")
+				o.pq_size = v;
+			else if (k == "trim-limit")
+				o.trim_limit = v;
+			else
+				o.burst = v;
+		} else if (k == "ecn-min" || k == "ecn-max" || k == "phantom-min" ||
+			   k == "phantom-max") {
+			auto s = node.as_string();
+			std::optional<uint32_t> ppm = s ? parse_percent_ppm(s->get()) : std::nullopt;
+			if (ppm) {
+				thresh[k] = { false, *ppm, &node };
+			} else if (auto v = size_of(node)) {
+				thresh[k] = { true, *v, &node };
+			} else {
+				bad("expected a percentage (\"20%\") or a size in bytes");
+			}
+		} else if (k == "phantom-rate") {
+			auto s = node.as_string();
+			auto ppm = s ? parse_percent_ppm(s->get()) : std::nullopt;
+			if (!ppm)
+				bad("expected a percentage of rate, such as \"90%\"");
+			else
+				o.pq_rate = ppm;
+		} else if (k == "trim") {
+			auto s = node.as_string();
+			if (s && s->get() == "off")
+				o.trim = 0;
+			else if (auto v = size_of(node))
+				o.trim = v;
+			else
+				bad("expected \"off\" or the bytes kept of each header");
+		} else if (k == "trim-dscp") {
+			auto i = node.as_integer();
+			if (!i || i->get() < 0 || i->get() > 63)
+				bad("expected a DSCP, 0..63");
+			else
+				o.trim_dscp = static_cast<uint8_t>(i->get());
+		} else {
+			bad("unknown option");
+		}
+	}
+	// Required, unless present with a bad value (already reported).
+	if (!t.contains("dev"))
+		error(t, "[[qdisc]]: 'dev' is required");
+	if (!t.contains("rate"))
+		error(t, "[[qdisc]]: 'rate' is required");
+
+	// Bytes to ppm of their reference, rounded up as tc's q_phantom does.
+	auto resolve = [&](const char *key, std::optional<uint32_t> &out,
+			   const std::optional<uint32_t> &ref, const char *ref_key) {
+		auto it = thresh.find(key);
+		if (it == thresh.end())
+			return;
+		const Thresh &th = it->second;
+		if (!th.bytes) {
+			out = th.val;
+			return;
+		}
+		if (!ref || !*ref) {
+			error(*th.node, std::string("qdisc.") + key + ": in bytes needs a non-zero '" +
+						ref_key + "' in the same [[qdisc]]");
+			return;
+		}
+		uint64_t ppm = ((uint64_t)th.val * TC_PHANTOM_ONE + *ref - 1) / *ref;
+		out = static_cast<uint32_t>(std::min<uint64_t>(ppm, UINT32_MAX));
+	};
+	resolve("ecn-min", o.ecn_min, o.limit, "limit");
+	resolve("ecn-max", o.ecn_max, o.limit, "limit");
+	resolve("phantom-min", o.pq_min, o.pq_size, "phantom-size");
+	resolve("phantom-max", o.pq_max, o.pq_size, "phantom-size");
+	if (errors.size() != before)
+		return std::nullopt;
+	return q;
+}
+
+void Parser::qdisc_list(const toml::node &n, Config &c)
+{
+	auto arr = n.as_array();
+	if (!arr || !arr->is_array_of_tables()) {
+		error(n, "qdisc: expected [[qdisc]] tables");
+		return;
+	}
+	for (const auto &el : *arr) {
+		auto q = qdisc(*el.as_table());
+		if (!q)
+			continue;
+		for (const auto &other : c.qdiscs)
+			if (other.dev == q->dev)
+				error(el, "[[qdisc]]: dev '" + q->dev + "' is listed twice");
+		c.qdiscs.push_back(*q);
+	}
+}
+
+// toml++ positions the table of "[a.b]" at its header; an inline or
+// implicit one may have none.
+unsigned int_or_zero(unsigned v)
+{
+	return v == static_cast<unsigned>(-1) ? 0 : v;
+}
+
+} // namespace
+
+std::string format_error(std::string_view path, const ConfigError &e)
+{
+	std::ostringstream os;
+	os << (path.empty() ? "<config>" : path);
+	if (e.line)
+		os << ':' << int_or_zero(e.line) << ':' << int_or_zero(e.column);
+	os << ": " << e.msg;
+	return os.str();
+}
+
+ConfigResult parse_config(std::string_view text, std::string_view path)
+{
+	ConfigResult r;
+	toml::table root;
+
+	try {
+		root = toml::parse(text, path);
+	} catch (const toml::parse_error &e) {
+		const auto &b = e.source().begin;
+		r.errors.push_back({ b.line, b.column, std::string(e.description()) });
+		return r;
+	}
+
+	Parser p;
+	Config c;
+	for (const auto &[k, np] : in_file_order(root)) {
+		const toml::node &node = *np;
+		if (k == "cc") {
+			if (auto t = node.as_table())
+				p.cc_section(*t, c);
+			else
+				p.error(node, "cc: expected a table");
+		} else if (k == "qdisc") {
+			p.qdisc_list(node, c);
+		} else {
+			p.error(node, "unknown section '" + k + "' (expected [cc], [cc.NAME] or [[qdisc]])");
+		}
+	}
+	// Parameter tables with nothing in them are not worth keeping.
+	std::erase_if(c.params, [](const auto &kv) { return kv.second.empty(); });
+	r.errors = std::move(p.errors);
+	std::stable_sort(r.errors.begin(), r.errors.end(), [](const auto &a, const auto &b) {
+		return a.line != b.line ? a.line < b.line : a.column < b.column;
+	});
+	if (r.errors.empty())
+		r.config = std::move(c);
+	return r;
+}
+
+ConfigResult load_config(const std::string &path)
+{
+	std::ifstream in(path);
+	if (!in) {
+		ConfigResult r;
+		r.errors.push_back({ 0, 0, std::string("cannot read: ") + std::strerror(errno) });
+		return r;
+	}
+	std::stringstream ss;
+	ss << in.rdbuf();
+	return parse_config(ss.str(), path);
+}
+
+ConfigPlan plan_config(const Config *prev, const Config &next)
+{
+	ConfigPlan plan;
+
+	if (next.default_cc && (!prev || prev->default_cc != next.default_cc))
+		plan.default_cc = next.default_cc;
+	for (const auto &[cc, params] : next.params)
+		for (const auto &[name, value] : params) {
+			const uint32_t *old = nullptr;
+			if (prev) {
+				auto c = prev->params.find(cc);
+				if (c != prev->params.end()) {
+					auto p = c->second.find(name);
+					if (p != c->second.end())
+						old = &p->second;
+				}
+			}
+			if (!old || *old != value)
+				plan.params.push_back({ cc, name, value });
+		}
+	for (const auto &q : next.qdiscs) {
+		bool same = false;
+		if (prev)
+			for (const auto &o : prev->qdiscs)
+				same |= o == q;
+		if (!same)
+			plan.qdisc_replace.push_back(q);
+	}
+	if (prev)
+		for (const auto &o : prev->qdiscs) {
+			bool kept = false;
+			for (const auto &q : next.qdiscs)
+				kept |= q.dev == o.dev;
+			if (!kept)
+				plan.qdisc_delete.push_back(o.dev);
+		}
+	return plan;
+}
+
+// --- tc units ------------------------------------------------------------
+
+namespace {
+
+// Split "12.5mbit" into 12.5 and "mbit"; lower-case unit.
+bool split_number(std::string_view s, double &v, std::string &unit)
+{
+	std::string str(s);
+	char *end = nullptr;
+	if (str.empty() || !(std::isdigit(static_cast<unsigned char>(str[0])) || str[0] == '.'))
+		return false;
+	v = std::strtod(str.c_str(), &end);
+	if (end == str.c_str() || !std::isfinite(v) || v < 0)
+		return false;
+	unit = end;
+	for (auto &ch : unit)
+		ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+	return true;
+}
+
+} // namespace
+
+std::optional<uint64_t> parse_rate(std::string_view s)
+{
+	static const struct {
+		const char *unit;
+		double bytes_per_s;
+	} units[] = {
+		{ "", 1.0 / 8 },     { "bit", 1.0 / 8 }, { "kbit", 1e3 / 8 }, { "mbit", 1e6 / 8 },
+		{ "gbit", 1e9 / 8 }, { "tbit", 1e12 / 8 }, { "bps", 1 },      { "kbps", 1e3 },
+		{ "mbps", 1e6 },     { "gbps", 1e9 },	   { "tbps", 1e12 },
+	};
+	double v;
+	std::string unit;
+	if (!split_number(s, v, unit))
+		return std::nullopt;
+	for (const auto &u : units)
+		if (unit == u.unit) {
+			double r = std::round(v * u.bytes_per_s);
+			if (r < 1 || r > 1.8e19)
+				return std::nullopt;
+			return static_cast<uint64_t>(r);
+		}
+	return std::nullopt;
+}
+
+std::optional<uint64_t> parse_size(std::string_view s)
+{
+	static const struct {
+		const char *unit;
+		double bytes;
+	} units[] = {
+		{ "", 1 },	       { "b", 1 },		   { "k", 1024 },
+		{ "kb", 1024 },	       { "m", 1024 * 1024 },	   { "mb", 1024 * 1024 },
+		{ "g", 1024.0 * 1024 * 1024 }, { "gb", 1024.0 * 1024 * 1024 }, { "kbit", 1024 / 8.0 },
+		{ "mbit", 1024 * 1024 / 8.0 }, { "gbit", 1024.0 * 1024 * 1024 / 8 },
+	};
+	double v;
+	std::string unit;
+	if (!split_number(s, v, unit))
+		return std::nullopt;
+	for (const auto &u : units)
+		if (unit == u.unit) {
+			double r = std::round(v * u.bytes);
+			if (r > UINT32_MAX)
+				return std::nullopt;
+			return static_cast<uint64_t>(r);
+		}
+	return std::nullopt;
+}
+
+std::optional<uint32_t> parse_percent_ppm(std::string_view s)
+{
+	double v;
+	std::string unit;
+	if (!split_number(s, v, unit) || unit != "%")
+		return std::nullopt;
+	double ppm = std::round(v * 10000);
+	if (ppm > UINT32_MAX)
+		return std::nullopt;
+	return static_cast<uint32_t>(ppm);
+}
+
+} // namespace uno

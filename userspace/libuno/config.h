@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// unod's configuration file (/etc/uno/uno.toml), parsed with toml++ and
+// checked against the parameter tables of params.h, without a kernel.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nl.h"
+
+namespace uno {
+
+struct QdiscConf {
+	std::string dev;
+	PhantomOpts opts;
+
+	bool operator==(const QdiscConf &) const = default;
+};
+
+struct Config {
+	std::optional<std::string> default_cc;
+	// cc -> raw parameter name -> value
+	std::map<std::string, std::map<std::string, uint32_t>> params;
+	std::vector<QdiscConf> qdiscs;
+
+	bool operator==(const Config &) const = default;
+};
+
+struct ConfigError {
+	unsigned line = 0; // 1-based; 0: no position
+	unsigned column = 0;
+	std::string msg;
+};
+
+struct ConfigResult {
+	std::optional<Config> config; // set iff errors is empty
+	std::vector<ConfigError> errors;
+};
+
+// "path:line:col: msg", the way compilers print it.
+std::string format_error(std::string_view path, const ConfigError &e);
+
+ConfigResult parse_config(std::string_view text, std::string_view path = "");
+ConfigResult load_config(const std::string &path);
+
+// What to do to go from `prev` (nothing applied yet if null) to `next`:
+// only what changed.
+struct ConfigPlan {
+	std::optional<std::string> default_cc;
+	struct ParamSet {
+		std::string cc;
+		std::string name;
+		uint32_t value;
+		bool operator==(const ParamSet &) const = default;
+	};
+	std::vector<ParamSet> params;
+	std::vector<QdiscConf> qdisc_replace;
+	std::vector<std::string> qdisc_delete; // devices no longer listed
+
+	bool empty() const
+	{
+		return !default_cc && params.empty() && qdisc_replace.empty() &&
+		       qdisc_delete.empty();
+	}
+};
+
+ConfigPlan plan_config(const Config *prev, const Config &next);
+
+// tc's units, for [[qdisc]] values given as strings.
+std::optional<uint64_t> parse_rate(std::string_view s); // to bytes/s
+std::optional<uint64_t> parse_size(std::string_view s); // to bytes
+std::optional<uint32_t> parse_percent_ppm(std::string_view s); // "20%" to ppm
+
+} // namespace uno

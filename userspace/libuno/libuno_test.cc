@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// libuno without a kernel: parameter tables and aliases, the configuration
+// file (good and broken), the reload plan, and netlink messages built and
+// parsed back.
+#include <cstring>
+
+#include <gtest/gtest.h>
+#include <libmnl/libmnl.h>
+#include <linux/gen_stats.h>
+#include <linux/genetlink.h>
+#include <linux/inet_diag.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <netinet/in.h>
+
+#include "config.h"
+#include "nl.h"
+#include "params.h"
+#include "uapi/uno_nl.h"
+
+using namespace uno;
+
+namespace {
+
+// --- parameters ----------------------------------------------------------
+
+TEST(Params, TablesFromTheKernelLists)
+{
+	size_t n_uno = 0, n_smartt = 0;
+	for (const auto &p : param_specs()) {
+		EXPECT_LE(p.min, p.max) << p.name;
+		EXPECT_LT(p.name.size(), static_cast<size_t>(UNO_NAME_MAX)) << p.name;
+		(p.cc == "uno" ? n_uno : n_smartt)++;
+	}
+	EXPECT_EQ(n_uno, 20u); // 19 in uno_params + pacing_pct
+	EXPECT_EQ(n_smartt, 26u);
+	ASSERT_NE(find_param("uno", "pacing_pct"), nullptr);
+	EXPECT_EQ(find_param("uno", "init_cwnd_bdp_pct")->apply, Apply::New);
+	EXPECT_EQ(find_param("smartt", "bdp_ref")->apply, Apply::Rebase);
+	EXPECT_EQ(find_param("uno", "alpha_ppm")->min, 1u);
+}
+
+TEST(Params, AliasesNameRealParameters)
+{
+	for (const auto &a : param_aliases()) {
+		EXPECT_NE(find_param(a.cc, a.raw), nullptr) << a.alias;
+		EXPECT_EQ(find_param(a.cc, a.alias), nullptr) << a.alias << " shadows a parameter";
+	}
+}
+
+TEST(Params, ParseRawAndAlias)
+{
+	std::string err;
+	auto v = parse_param("uno", "alpha", "0.001", err);
+	ASSERT_TRUE(v) << err;
+	EXPECT_EQ(v->name, "alpha_ppm");
+	EXPECT_EQ(v->value, 1000u);
+
+	v = parse_param("uno", "alpha_ppm", "2500", err);
+	ASSERT_TRUE(v) << err;
+	EXPECT_EQ(v->value, 2500u);
+
+	v = parse_param("smartt", "gamma", "0.5", err);
+	ASSERT_TRUE(v) << err;
+	EXPECT_EQ(v->name, "md_gamma");
+	EXPECT_EQ(v->value, 512u);
+
+	v = parse_param("smartt", "trtt_factor", "0x800", err);
+	ASSERT_TRUE(v) << err;
+	EXPECT_EQ(v->value, 2048u);
+}
+
+struct BadParam {
+	const char *cc, *name, *value, *msg;
+};
+
+TEST(Params, BadValuesAreRefusedWithAReason)
+{
+	const BadParam cases[] = {
+		{ "uno", "alpha_ppm", "0", "alpha_ppm: value out of range 1..100000" },
+		{ "uno", "alpha_ppm", "4294967296", "alpha_ppm: value out of range 1..100000" },
+		{ "uno", "alpha_ppm", "-1", "alpha_ppm: '-1' is not an unsigned integer" },
+		{ "uno", "alpha_ppm", "0.5", "alpha_ppm: '0.5' is not an unsigned integer" },
+		{ "uno", "alpha", "1", "alpha: value out of range" },
+		{ "uno", "alpha", "x", "alpha: 'x' is not a number" },
+		{ "uno", "alhpa", "1", "'uno' has no parameter 'alhpa'" },
+		{ "cubic", "beta", "1", "unknown congestion control 'cubic'" },
+		{ "smartt", "trtt_factor", "1000", "trtt_factor: value out of range 1024..16384" },
+	};
+	for (const auto &c : cases) {
+		std::string err;
+		EXPECT_FALSE(parse_param(c.cc, c.name, c.value, err)) << c.name << " " << c.value;
+		EXPECT_NE(err.find(c.msg), std::string::npos)
+			<< "got '" << err << "', want '" << c.msg << "'";
+	}
+}
+
+// --- configuration -------------------------------------------------------
+
+constexpr const char *kGood = R"(
+[cc]
+default = "uno"
+
+[cc.uno]
+link_rate_mbps = 1000
+alpha = 0.002           # alias: alpha_ppm = 2000
+trend_rule = false
+
+[cc.smartt]
+trtt_factor = 2048
+
+[[qdisc]]
+dev = "eth0"
+rate = "1gbit"
+limit = "200kb"
+ecn-min = "10%"
+ecn-max = 102400        # bytes, against limit
+phantom-rate = "90%"
+phantom-size = 100000
+phantom-min = "20%"
+trim = "off"
+burst = 64000
+
+[[qdisc]]
+dev = "eth1"
+rate = 400000000        # bit/s, as tc
+)";
+
+TEST(Config, GoodFile)
+{
+	auto r = parse_config(kGood, "uno.toml");
+	ASSERT_TRUE(r.errors.empty()) << format_error("uno.toml", r.errors[0]);
+	const Config &c = *r.config;
+	EXPECT_EQ(c.default_cc, "uno");
+	EXPECT_EQ(c.params.at("uno").at("link_rate_mbps"), 1000u);
+	EXPECT_EQ(c.params.at("uno").at("alpha_ppm"), 2000u);
+	EXPECT_EQ(c.params.at("uno").at("trend_rule"), 0u);
+	EXPECT_EQ(c.params.at("smartt").at("trtt_factor"), 2048u);
+	ASSERT_EQ(c.qdiscs.size(), 2u);
+	const PhantomOpts &o = c.qdiscs[0].opts;
+	EXPECT_EQ(c.qdiscs[0].dev, "eth0");
+	EXPECT_EQ(o.rate, 125000000u);
+	EXPECT_EQ(o.limit, 204800u);
+	EXPECT_EQ(o.ecn_min, 100000u);
+	EXPECT_EQ(o.ecn_max, 500000u);
+	EXPECT_EQ(o.pq_rate, 900000u);
+	EXPECT_EQ(o.pq_size, 100000u);
+	EXPECT_EQ(o.pq_min, 200000u);
+	EXPECT_EQ(o.trim, 0u);
+	EXPECT_EQ(o.burst, 64000u);
+	EXPECT_FALSE(o.trim_dscp);
+	EXPECT_EQ(c.qdiscs[1].opts.rate, 50000000u);
+}
+
+TEST(Config, EmptyFileIsValid)
+{
+	auto r = parse_config("# nothing\n");
+	ASSERT_TRUE(r.config);
+	EXPECT_TRUE(plan_config(nullptr, *r.config).empty());
+}
+
+struct BadFile {
+	const char *name;
+	const char *text;
+	unsigned line;
+	const char *msg;
+};
+
+// Each broken file, the line its first error is on and what it says.
+const BadFile kBadFiles[] = {
+	{ "syntax", "[cc]\ndefault = \n", 2, "" },
+	{ "unclosed table", "[cc\n", 1, "" },
+	{ "duplicate key", "[cc.uno]\nalpha_ppm = 1\nalpha_ppm = 2\n", 3, "" },
+	{ "unknown section", "[ccc]\n", 1, "unknown section 'ccc'" },
+	{ "unknown cc", "[cc.cubic]\nbeta = 1\n", 1, "unknown congestion control 'cubic'" },
+	{ "unknown param", "[cc.uno]\nalhpa = 0.1\n", 2, "'uno' has no parameter 'alhpa'" },
+	{ "out of range", "[cc.uno]\n\nalpha_ppm = 0\n", 3, "value out of range 1..100000" },
+	{ "alias out of range", "[cc.uno]\nalpha = 0.5\n", 2, "alpha: value out of range" },
+	{ "float for raw", "[cc.smartt]\nmd_gamma = 0.8\n", 2, "md_gamma takes an integer" },
+	{ "string value", "[cc.uno]\nalpha_ppm = \"1000\"\n", 2, "expected a number" },
+	{ "same param twice", "[cc.uno]\nalpha_ppm = 1000\nalpha = 0.001\n", 3, "set twice" },
+	{ "bad default", "[cc]\ndefault = 3\n", 2, "cc.default: expected the name" },
+	{ "default too long", "[cc]\ndefault = \"abcdefghijklmnopq\"\n", 2, "cc.default" },
+	{ "cc key", "[cc]\nfoo = 1\n", 2, "cc.foo: unknown key" },
+	{ "qdisc not array", "[qdisc]\ndev = \"eth0\"\n", 1, "expected [[qdisc]] tables" },
+	{ "qdisc no dev", "[[qdisc]]\nrate = \"1gbit\"\n", 1, "'dev' is required" },
+	{ "qdisc no rate", "[[qdisc]]\ndev = \"eth0\"\n", 1, "'rate' is required" },
+	{ "bad rate", "[[qdisc]]\ndev = \"eth0\"\nrate = \"fast\"\n", 3, "qdisc.rate: expected a rate" },
+	{ "zero rate", "[[qdisc]]\ndev = \"eth0\"\nrate = \"0bit\"\n", 3, "qdisc.rate" },
+	{ "bad size", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\nlimit = \"lots\"\n", 4,
+	  "qdisc.limit: expected a size" },
+	{ "negative size", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\nburst = -1\n", 4,
+	  "qdisc.burst" },
+	{ "bytes without limit", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\necn-min = 1000\n", 4,
+	  "needs a non-zero 'limit'" },
+	{ "bad percent", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\nphantom-rate = 0.9\n", 4,
+	  "expected a percentage" },
+	{ "bad trim", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\ntrim = \"on\"\n", 4, "qdisc.trim" },
+	{ "bad dscp", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\ntrim-dscp = 64\n", 4,
+	  "expected a DSCP" },
+	{ "unknown option", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\necn_min = \"1%\"\n", 4,
+	  "qdisc.ecn_min: unknown option" },
+	{ "dev twice", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\n[[qdisc]]\ndev = \"e\"\nrate = \"1mbit\"\n",
+	  4, "listed twice" },
+	{ "long dev", "[[qdisc]]\ndev = \"abcdefghijklmnopq\"\nrate = \"1gbit\"\n", 2,
+	  "expected an interface name" },
+};
+
+TEST(Config, BrokenFiles)
+{
+	for (const auto &b : kBadFiles) {
+		auto r = parse_config(b.text, "bad.toml");
+		EXPECT_FALSE(r.config) << b.name;
+		ASSERT_FALSE(r.errors.empty()) << b.name;
+		EXPECT_EQ(r.errors[0].line, b.line) << b.name << ": " << r.errors[0].msg;
+		EXPECT_NE(r.errors[0].msg.find(b.msg), std::string::npos)
+			<< b.name << ": got '" << r.errors[0].msg << "', want '" << b.msg << "'";
+		std::string line = format_error("bad.toml", r.errors[0]);
+		EXPECT_EQ(line.rfind("bad.toml:" + std::to_string(b.line) + ":", 0), 0u) << line;
+	}
+}
+
+TEST(Config, EveryErrorIsReported)
+{
+	auto r = parse_config("[cc.uno]\nalpha_ppm = 0\nfoo = 1\n[bar]\n");
+	ASSERT_EQ(r.errors.size(), 3u);
+	EXPECT_EQ(r.errors[0].line, 2u);
+	EXPECT_EQ(r.errors[1].line, 3u);
+	EXPECT_EQ(r.errors[2].line, 4u);
+}
+
+TEST(Config, MissingFile)
+{
+	auto r = load_config("/nonexistent/uno.toml");
+	ASSERT_EQ(r.errors.size(), 1u);
+	EXPECT_EQ(format_error("/nonexistent/uno.toml", r.errors[0]),
+		  "/nonexistent/uno.toml: cannot read: No such file or directory");
+}
+
+TEST(Config, PlanAppliesOnlyWhatChanged)
+{
+	Config a = *parse_config(kGood).config;
+	ConfigPlan first = plan_config(nullptr, a);
+	EXPECT_EQ(first.default_cc, "uno");
+	EXPECT_EQ(first.params.size(), 4u);
+	EXPECT_EQ(first.qdisc_replace.size(), 2u);
+	EXPECT_TRUE(plan_config(&a, a).empty());
+
+	Config b = a;
+	b.default_cc = "smartt";
+	b.params["uno"]["alpha_ppm"] = 3000;
+	b.qdiscs[0].opts.rate = 1000;
+	b.qdiscs.pop_back();
+	ConfigPlan p = plan_config(&a, b);
+	EXPECT_EQ(p.default_cc, "smartt");
+	ASSERT_EQ(p.params.size(), 1u);
+	EXPECT_EQ(p.params[0], (ConfigPlan::ParamSet{ "uno", "alpha_ppm", 3000 }));
+	ASSERT_EQ(p.qdisc_replace.size(), 1u);
+	EXPECT_EQ(p.qdisc_replace[0].dev, "eth0");
+	ASSERT_EQ(p.qdisc_delete.size(), 1u);
+	EXPECT_EQ(p.qdisc_delete[0], "eth1");
+
+	// A parameter dropped from the file keeps its value: nothing to do.
+	Config c = a;
+	c.params.erase("smartt");
+	EXPECT_TRUE(plan_config(&a, c).empty());
+}
+
+TEST(Units, AsTc)
+{
+	EXPECT_EQ(parse_rate("1gbit"), 125000000u);
+	EXPECT_EQ(parse_rate("500Mbit"), 62500000u);
+	EXPECT_EQ(parse_rate("10mbps"), 10000000u);
+	EXPECT_EQ(parse_rate("8000"), 1000u);
+	EXPECT_FALSE(parse_rate("1 gbit"));
+	EXPECT_FALSE(parse_rate("-1gbit"));
+	EXPECT_FALSE(parse_rate("gbit"));
+	EXPECT_EQ(parse_size("64kb"), 65536u);
+	EXPECT_EQ(parse_size("1m"), 1048576u);
+	EXPECT_EQ(parse_size("1500"), 1500u);
+	EXPECT_FALSE(parse_size("5gb"));
+	EXPECT_EQ(parse_percent_ppm("2.5%"), 25000u);
+	EXPECT_FALSE(parse_percent_ppm("25"));
+}
+
+// --- netlink messages ----------------------------------------------------
+
+struct Attrs {
+	const nlattr *tb[64] = {};
+};
+
+Attrs attrs_of(const nlmsghdr *nlh, size_t hdr)
+{
+	Attrs a;
+	mnl_attr_parse(
+		nlh, hdr,
+		[](const nlattr *at, void *data) {
+			static_cast<Attrs *>(data)->tb[mnl_attr_get_type(at) & 63] = at;
+			return MNL_CB_OK;
+		},
+		&a);
+	return a;
+}
+
+TEST(Netlink, ParamSetRequest)
+{
+	alignas(nlmsghdr) char buf[kNlBufSize];
+	nlmsghdr *nlh = put_param_set(buf, 0x1234, 7, "uno", "alpha_ppm", 2000);
+
+	EXPECT_EQ(nlh->nlmsg_type, 0x1234);
+	EXPECT_EQ(nlh->nlmsg_seq, 7u);
+	EXPECT_EQ(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);
+	auto *g = static_cast<genlmsghdr *>(mnl_nlmsg_get_payload(nlh));
+	EXPECT_EQ(g->cmd, UNO_CMD_PARAM_SET);
+	EXPECT_EQ(g->version, UNO_GENL_VERSION);
+	Attrs a = attrs_of(nlh, sizeof(genlmsghdr));
+	ASSERT_TRUE(a.tb[UNO_A_CC] && a.tb[UNO_A_PARAM] && a.tb[UNO_A_VALUE]);
+	// NUL-terminated, as the kernel's NLA_NUL_STRING policy wants.
+	EXPECT_EQ(mnl_attr_validate(a.tb[UNO_A_CC], MNL_TYPE_NUL_STRING), 0);
+	EXPECT_STREQ(mnl_attr_get_str(a.tb[UNO_A_PARAM]), "alpha_ppm");
+	EXPECT_EQ(mnl_attr_get_u32(a.tb[UNO_A_VALUE]), 2000u);
+}
+
+TEST(Netlink, ParamGetAndDumpRequests)
+{
+	alignas(nlmsghdr) char buf[kNlBufSize];
+	nlmsghdr *nlh = put_param_get(buf, 20, 1, "smartt", "fi");
+	EXPECT_EQ(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);
+	EXPECT_TRUE(attrs_of(nlh, sizeof(genlmsghdr)).tb[UNO_A_PARAM]);
+
+	nlh = put_param_get(buf, 20, 1, "", "");
+	EXPECT_EQ(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_DUMP);
+	EXPECT_EQ(nlh->nlmsg_len, NLMSG_HDRLEN + sizeof(genlmsghdr));
+
+	nlh = put_param_get(buf, 20, 1, "uno", "");
+	Attrs a = attrs_of(nlh, sizeof(genlmsghdr));
+	EXPECT_TRUE(a.tb[UNO_A_CC]);
+	EXPECT_FALSE(a.tb[UNO_A_PARAM]);
+}
+
+// A GET reply as the kernel builds it.
+nlmsghdr *put_reply(char *buf, uint16_t family, bool with_desc)
+{
+	nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = family;
+	auto *g = static_cast<genlmsghdr *>(mnl_nlmsg_put_extra_header(nlh, sizeof(genlmsghdr)));
+	g->cmd = UNO_CMD_PARAM_GET;
+	mnl_attr_put_strz(nlh, UNO_A_CC, "uno");
+	mnl_attr_put_strz(nlh, UNO_A_PARAM, "alpha_ppm");
+	mnl_attr_put_u32(nlh, UNO_A_VALUE, 1000);
+	mnl_attr_put_u32(nlh, UNO_A_VALUE_MIN, 1);
+	mnl_attr_put_u32(nlh, UNO_A_VALUE_MAX, 100000);
+	mnl_attr_put_u8(nlh, UNO_A_APPLY, UNO_APPLY_ACK);
+	if (with_desc)
+		mnl_attr_put_strz(nlh, UNO_A_DESC, "Additive increase");
+	return nlh;
+}
+
+TEST(Netlink, ParamReply)
+{
+	alignas(nlmsghdr) char buf[kNlBufSize];
+	nlmsghdr *nlh = put_reply(buf, 30, true);
+
+	auto p = parse_param_msg(nlh, 30);
+	ASSERT_TRUE(p);
+	EXPECT_EQ(p->cc, "uno");
+	EXPECT_EQ(p->name, "alpha_ppm");
+	EXPECT_EQ(p->value, 1000u);
+	EXPECT_EQ(p->min, 1u);
+	EXPECT_EQ(p->max, 100000u);
+	EXPECT_EQ(p->desc, "Additive increase");
+	EXPECT_FALSE(parse_param_msg(nlh, 31)) << "another family's message";
+}
+
+TEST(Netlink, TruncatedRepliesAreNotParams)
+{
+	alignas(nlmsghdr) char buf[kNlBufSize];
+	nlmsghdr *nlh = put_reply(buf, 30, false);
+	uint32_t full = nlh->nlmsg_len;
+
+	// Every truncation that cuts into the required attributes fails
+	// cleanly (libmnl reads up to the 4-byte aligned end, which a
+	// received message always has).
+	Attrs a = attrs_of(nlh, sizeof(genlmsghdr));
+	uint32_t needed = static_cast<uint32_t>(reinterpret_cast<const char *>(a.tb[UNO_A_VALUE]) -
+						buf) + MNL_ATTR_HDRLEN + 4;
+	for (uint32_t len = NLMSG_HDRLEN; len < needed; len += NLMSG_ALIGNTO) {
+		nlh->nlmsg_len = len;
+		EXPECT_FALSE(parse_param_msg(nlh, 30)) << len;
+	}
+	nlh->nlmsg_len = full;
+	// A string without its NUL is refused.
+	nlattr *cc = const_cast<nlattr *>(a.tb[UNO_A_CC]);
+	static_cast<char *>(mnl_attr_get_payload(cc))[3] = 'x';
+	EXPECT_FALSE(parse_param_msg(nlh, 30));
+}
+
+TEST(Netlink, FamilyId)
+{
+	alignas(nlmsghdr) char buf[kNlBufSize];
+	nlmsghdr *nlh = put_ctrl_getfamily(buf, 1, "uno");
+	EXPECT_EQ(nlh->nlmsg_type, GENL_ID_CTRL);
+	EXPECT_FALSE(parse_family_id(nlh)) << "a request has no id";
+	mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, 0x2a);
+	EXPECT_EQ(parse_family_id(nlh), 0x2a);
+}
+
+TEST(Netlink, AckWithExtack)
+{
+	alignas(nlmsghdr) char buf[kNlBufSize];
+	nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = NLMSG_ERROR;
+	nlh->nlmsg_flags = NLM_F_CAPPED | NLM_F_ACK_TLVS;
+	auto *e = static_cast<nlmsgerr *>(mnl_nlmsg_put_extra_header(nlh, sizeof(nlmsgerr)));
+	e->error = -EINVAL;
+	e->msg.nlmsg_len = 100; // the request's, ignored when capped
+	mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, "value out of range 1..100000");
+	mnl_attr_put_u32(nlh, NLMSGERR_ATTR_OFFS, 36);
+
+	auto ack = parse_ack(nlh);
+	ASSERT_TRUE(ack);
+	EXPECT_EQ(ack->error, -EINVAL);
+	EXPECT_EQ(ack->msg, "value out of range 1..100000");
+
+	// A plain ack; and a truncated error is an error, not a success.
+	nlh->nlmsg_flags = 0;
+	e->error = 0;
+	EXPECT_EQ(parse_ack(nlh)->error, 0);
+	nlh->nlmsg_len = NLMSG_HDRLEN + 2;
+	EXPECT_EQ(parse_ack(nlh)->error, -EBADMSG);
+}
+
+TEST(Netlink, PhantomRoundTrip)
+{
+	alignas(nlmsghdr) char buf[kNlBufSize];
+	PhantomOpts o;
+	o.rate = 125000000;
+	o.limit = 200000;
+	o.pq_rate = 900000;
+	o.trim = 0;
+	o.trim_dscp = 8;
+	o.burst = 64000;
+
+	nlmsghdr *nlh = put_phantom_replace(buf, 3, 5, o);
+	EXPECT_EQ(nlh->nlmsg_flags,
+		  NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE);
+	auto *t = static_cast<tcmsg *>(mnl_nlmsg_get_payload(nlh));
+	EXPECT_EQ(t->tcm_parent, TC_H_ROOT);
+	Attrs a = attrs_of(nlh, sizeof(tcmsg));
+	ASSERT_TRUE(a.tb[TCA_OPTIONS]);
+	EXPECT_TRUE(a.tb[TCA_OPTIONS]->nla_type & NLA_F_NESTED);
+
+	// RTM_NEWQDISC is also what a dump answers: parse it back.
+	auto q = parse_qdisc_msg(nlh);
+	ASSERT_TRUE(q);
+	EXPECT_EQ(q->ifindex, 5);
+	EXPECT_EQ(q->kind, "phantom");
+	EXPECT_EQ(q->opts, o);
+}
+
+TEST(Netlink, QdiscStats)
+{
+	alignas(nlmsghdr) char buf[kNlBufSize];
+	nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_NEWQDISC;
+	auto *t = static_cast<tcmsg *>(mnl_nlmsg_put_extra_header(nlh, sizeof(tcmsg)));
+	t->tcm_ifindex = 2;
+	mnl_attr_put_strz(nlh, TCA_KIND, "phantom");
+	nlattr *st = mnl_attr_nest_start(nlh, TCA_STATS2);
+	gnet_stats_basic b = { 1000, 10 };
+	mnl_attr_put(nlh, TCA_STATS_BASIC, sizeof(b), &b);
+	gnet_stats_queue qs = { 1, 3000, 4, 0, 5 };
+	mnl_attr_put(nlh, TCA_STATS_QUEUE, sizeof(qs), &qs);
+	tc_phantom_xstats x{};
+	x.ce_marks = 42;
+	x.phantom_marks = 7;
+	mnl_attr_put(nlh, TCA_STATS_APP, sizeof(x), &x);
+	mnl_attr_nest_end(nlh, st);
+
+	auto q = parse_qdisc_msg(nlh);
+	ASSERT_TRUE(q);
+	EXPECT_EQ(q->bytes, 1000u);
+	EXPECT_EQ(q->packets, 10u);
+	EXPECT_EQ(q->qlen, 1u);
+	EXPECT_EQ(q->backlog, 3000u);
+	EXPECT_EQ(q->drops, 4u);
+	EXPECT_EQ(q->overlimits, 5u);
+	ASSERT_TRUE(q->xstats);
+	EXPECT_EQ(q->xstats->ce_marks, 42u);
+	EXPECT_EQ(q->xstats->phantom_marks, 7u);
+}
+
+TEST(Netlink, TcpDiag)
+{
+	alignas(nlmsghdr) char buf[kNlBufSize];
+	nlmsghdr *req = put_tcp_diag_dump(buf, 1, AF_INET);
+	auto *r = static_cast<inet_diag_req_v2 *>(mnl_nlmsg_get_payload(req));
+	EXPECT_EQ(r->sdiag_protocol, IPPROTO_TCP);
+	EXPECT_TRUE(r->idiag_ext & (1 << (INET_DIAG_VEGASINFO - 1)));
+	EXPECT_TRUE(r->idiag_ext & (1 << (INET_DIAG_CONG - 1)));
+
+	nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	auto *m = static_cast<inet_diag_msg *>(mnl_nlmsg_put_extra_header(nlh, sizeof(inet_diag_msg)));
+	m->idiag_family = AF_INET;
+	m->idiag_state = 1;
+	m->id.idiag_sport = htons(5201);
+	m->id.idiag_dport = htons(40000);
+	m->id.idiag_src[0] = htonl(0x0a000001);
+	m->id.idiag_dst[0] = htonl(0x0a010101);
+	mnl_attr_put_strz(nlh, INET_DIAG_CONG, "uno");
+	tcp_uno_info u{};
+	u.uno_flags = TCP_UNO_INFO_ENABLED | TCP_UNO_INFO_INTER;
+	u.uno_cwnd = 123456;
+	u.uno_base_rtt_us = 900;
+	mnl_attr_put(nlh, INET_DIAG_VEGASINFO, sizeof(u), &u);
+
+	auto s = parse_tcp_diag_msg(nlh);
+	ASSERT_TRUE(s);
+	EXPECT_EQ(s->src, "10.0.0.1");
+	EXPECT_EQ(s->dst, "10.1.1.1");
+	EXPECT_EQ(s->sport, 5201);
+	EXPECT_STREQ(tcp_state_name(s->state), "ESTAB");
+	EXPECT_EQ(s->cc, "uno");
+	ASSERT_TRUE(s->uno);
+	EXPECT_EQ(s->uno->uno_cwnd, 123456u);
+	EXPECT_FALSE(s->smartt);
+
+	// Truncated: no inet_diag_msg, no socket.
+	nlh->nlmsg_len = NLMSG_HDRLEN + 8;
+	EXPECT_FALSE(parse_tcp_diag_msg(nlh));
+}
+
+} // namespace

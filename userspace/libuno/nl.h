@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Netlink messages of unoctl and unod, built into and parsed from caller
+// buffers with libmnl. Pure functions: no sockets, so the unit tests run
+// them without a kernel. The sockets are in socket.h.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <linux/netlink.h>
+
+#include "uapi/sch_phantom.h"
+#include "uapi/tcp_smartt.h"
+#include "uapi/tcp_uno.h"
+
+namespace uno {
+
+// Large enough for any request we build and for one receive.
+constexpr size_t kNlBufSize = 32768;
+
+// --- generic netlink: the "uno" family ---------------------------------
+
+nlmsghdr *put_ctrl_getfamily(char *buf, uint32_t seq, std::string_view name);
+// The family id in a CTRL_CMD_NEWFAMILY reply.
+std::optional<uint16_t> parse_family_id(const nlmsghdr *nlh);
+
+// GET of one parameter; with `param` empty a dump of `cc`'s parameters,
+// with `cc` empty too a dump of all.
+nlmsghdr *put_param_get(char *buf, uint16_t family, uint32_t seq, std::string_view cc,
+			std::string_view param);
+nlmsghdr *put_param_set(char *buf, uint16_t family, uint32_t seq, std::string_view cc,
+			std::string_view param, uint32_t value);
+
+struct Param {
+	std::string cc;
+	std::string name;
+	uint32_t value = 0;
+	uint32_t min = 0;
+	uint32_t max = 0;
+	uint8_t apply = 0;
+	std::string desc;
+};
+
+// A parameter in a GET reply; nothing if the message is not a complete one.
+std::optional<Param> parse_param_msg(const nlmsghdr *nlh, uint16_t family);
+
+// --- acks and errors ---------------------------------------------------
+
+struct NlAck {
+	int error = 0; // 0 or a negative errno
+	std::string msg; // the extack message, if any
+};
+
+// An NLMSG_ERROR (ack or error) or an NLMSG_DONE carrying an error code.
+std::optional<NlAck> parse_ack(const nlmsghdr *nlh);
+
+// --- rtnetlink: the phantom qdisc ----------------------------------------
+
+// TCA_PHANTOM_* options; thresholds are ppm, as on the wire.
+struct PhantomOpts {
+	std::optional<uint64_t> rate; // bytes/s
+	std::optional<uint32_t> limit;
+	std::optional<uint32_t> ecn_min;
+	std::optional<uint32_t> ecn_max;
+	std::optional<uint32_t> pq_rate;
+	std::optional<uint32_t> pq_size;
+	std::optional<uint32_t> pq_min;
+	std::optional<uint32_t> pq_max;
+	std::optional<uint32_t> trim;
+	std::optional<uint8_t> trim_dscp;
+	std::optional<uint32_t> trim_limit;
+	std::optional<uint32_t> burst;
+
+	bool operator==(const PhantomOpts &) const = default;
+};
+
+struct QdiscInfo {
+	int ifindex = 0;
+	uint32_t handle = 0;
+	uint32_t parent = 0;
+	std::string kind;
+	PhantomOpts opts;
+	uint64_t bytes = 0;
+	uint64_t packets = 0;
+	uint32_t drops = 0;
+	uint32_t overlimits = 0;
+	uint32_t requeues = 0;
+	uint32_t backlog = 0;
+	uint32_t qlen = 0;
+	std::optional<tc_phantom_xstats> xstats;
+};
+
+nlmsghdr *put_qdisc_dump(char *buf, uint32_t seq);
+// Replace (or create) the root qdisc of `ifindex` with phantom `o`.
+nlmsghdr *put_phantom_replace(char *buf, uint32_t seq, int ifindex, const PhantomOpts &o);
+nlmsghdr *put_root_qdisc_delete(char *buf, uint32_t seq, int ifindex);
+std::optional<QdiscInfo> parse_qdisc_msg(const nlmsghdr *nlh);
+
+// --- sock_diag: TCP sockets and their CC state ---------------------------
+
+nlmsghdr *put_tcp_diag_dump(char *buf, uint32_t seq, uint8_t family);
+
+struct SockInfo {
+	uint8_t family = 0;
+	uint8_t state = 0;
+	std::string src;
+	std::string dst;
+	uint16_t sport = 0;
+	uint16_t dport = 0;
+	uint32_t inode = 0;
+	std::string cc;
+	std::optional<uint32_t> rtt_us;
+	std::optional<uint32_t> snd_cwnd;
+	std::optional<uint64_t> bytes_acked;
+	std::optional<tcp_uno_info> uno;
+	std::optional<tcp_smartt_info> smartt;
+};
+
+std::optional<SockInfo> parse_tcp_diag_msg(const nlmsghdr *nlh);
+const char *tcp_state_name(uint8_t state);
+
+} // namespace uno

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "socket.h"
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "uapi/uno_nl.h"
+
+#ifndef NETLINK_EXT_ACK
+#define NETLINK_EXT_ACK 11
+#endif
+
+namespace uno {
+
+NlSocket::NlSocket(int bus) : buf_(kNlBufSize)
+{
+	int one = 1;
+
+	nl_ = mnl_socket_open(bus);
+	if (!nl_)
+		throw NlError(errno, std::string("netlink socket: ") + std::strerror(errno));
+	mnl_socket_setsockopt(nl_, NETLINK_EXT_ACK, &one, sizeof(one));
+	if (mnl_socket_bind(nl_, 0, MNL_SOCKET_AUTOPID) < 0) {
+		int err = errno;
+		mnl_socket_close(nl_);
+		throw NlError(err, std::string("netlink bind: ") + std::strerror(err));
+	}
+	portid_ = mnl_socket_get_portid(nl_);
+	seq_ = static_cast<uint32_t>(time(nullptr));
+}
+
+NlSocket::~NlSocket()
+{
+	mnl_socket_close(nl_);
+}
+
+void NlSocket::transact(const std::function<nlmsghdr *(char *, uint32_t)> &build,
+			const std::function<void(const nlmsghdr *)> &on_msg)
+{
+	uint32_t seq = ++seq_;
+	nlmsghdr *req = build(buf_.data(), seq);
+
+	intr_ = false;
+	if (mnl_socket_sendto(nl_, req, req->nlmsg_len) < 0)
+		throw NlError(errno, std::string("netlink send: ") + std::strerror(errno));
+	for (;;) {
+		ssize_t n = mnl_socket_recvfrom(nl_, buf_.data(), buf_.size());
+		if (n < 0)
+			throw NlError(errno, std::string("netlink receive: ") + std::strerror(errno));
+		int len = static_cast<int>(n);
+		for (auto *nlh = reinterpret_cast<const nlmsghdr *>(buf_.data());
+		     mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+			if (nlh->nlmsg_seq != seq || nlh->nlmsg_pid != portid_)
+				continue;
+			if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+				intr_ = true;
+			if (auto ack = parse_ack(nlh)) {
+				if (ack->error) {
+					int err = -ack->error;
+					throw NlError(err, ack->msg.empty() ? std::strerror(err)
+									    : ack->msg);
+				}
+				return;
+			}
+			if (on_msg)
+				on_msg(nlh);
+		}
+	}
+}
+
+UnoGenl::UnoGenl() : sock_(NETLINK_GENERIC)
+{
+	try {
+		sock_.transact([](char *b, uint32_t s) { return put_ctrl_getfamily(b, s, UNO_GENL_NAME); },
+			       [this](const nlmsghdr *nlh) {
+				       if (auto id = parse_family_id(nlh))
+					       family_ = *id;
+			       });
+	} catch (const NlError &e) {
+		if (e.err() == ENOENT)
+			throw NlError(ENOENT, "generic netlink family \"uno\" not found "
+					      "(modprobe tcp_uno or tcp_smartt)");
+		throw;
+	}
+	if (!family_)
+		throw NlError(EPROTO, "no family id in the reply to CTRL_CMD_GETFAMILY");
+}
+
+Param UnoGenl::get(const std::string &cc, const std::string &param)
+{
+	std::optional<Param> p;
+
+	sock_.transact([&](char *b, uint32_t s) { return put_param_get(b, family_, s, cc, param); },
+		       [&](const nlmsghdr *nlh) { p = parse_param_msg(nlh, family_); });
+	if (!p)
+		throw NlError(EPROTO, "malformed reply to UNO_CMD_PARAM_GET");
+	return *p;
+}
+
+std::vector<Param> UnoGenl::dump(const std::string &cc)
+{
+	std::vector<Param> out;
+
+	// A CC module loading or unloading during the dump interrupts it.
+	for (int tries = 0; tries < 10; tries++) {
+		out.clear();
+		sock_.transact(
+			[&](char *b, uint32_t s) { return put_param_get(b, family_, s, cc, ""); },
+			[&](const nlmsghdr *nlh) {
+				if (auto p = parse_param_msg(nlh, family_))
+					out.push_back(*p);
+			});
+		if (!sock_.interrupted())
+			return out;
+	}
+	throw NlError(EAGAIN, "the parameter dump kept being interrupted");
+}
+
+void UnoGenl::set(const std::string &cc, const std::string &param, uint32_t value)
+{
+	sock_.transact(
+		[&](char *b, uint32_t s) { return put_param_set(b, family_, s, cc, param, value); });
+}
+
+std::vector<QdiscInfo> qdisc_dump()
+{
+	NlSocket sock(NETLINK_ROUTE);
+	std::vector<QdiscInfo> out;
+
+	sock.transact([](char *b, uint32_t s) { return put_qdisc_dump(b, s); },
+		      [&](const nlmsghdr *nlh) {
+			      if (auto q = parse_qdisc_msg(nlh))
+				      out.push_back(*q);
+		      });
+	return out;
+}
+
+void phantom_replace(int ifindex, const PhantomOpts &o)
+{
+	NlSocket sock(NETLINK_ROUTE);
+
+	sock.transact([&](char *b, uint32_t s) { return put_phantom_replace(b, s, ifindex, o); });
+}
+
+void root_qdisc_delete(int ifindex)
+{
+	NlSocket sock(NETLINK_ROUTE);
+
+	sock.transact([&](char *b, uint32_t s) { return put_root_qdisc_delete(b, s, ifindex); });
+}
+
+std::vector<SockInfo> tcp_socks()
+{
+	NlSocket sock(NETLINK_SOCK_DIAG);
+	std::vector<SockInfo> out;
+
+	for (uint8_t family : { AF_INET, AF_INET6 })
+		sock.transact([&](char *b, uint32_t s) { return put_tcp_diag_dump(b, s, family); },
+			      [&](const nlmsghdr *nlh) {
+				      if (auto si = parse_tcp_diag_msg(nlh))
+					      out.push_back(*si);
+			      });
+	return out;
+}
+
+} // namespace uno

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// unoctl: show and set the run-time parameters of tcp_uno and tcp_smartt,
+// show phantom qdiscs and the TCP sockets that run our CCs. iproute2's
+// conventions: OBJECT COMMAND [ARGS], -j for JSON, errors on stderr.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <linux/pkt_sched.h>
+#include <net/if.h>
+#include <nlohmann/json.hpp>
+
+#include "params.h"
+#include "socket.h"
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFail = 1; // the kernel refused or failed
+constexpr int kExitUsage = 2; // bad command line, unknown name, bad value
+
+struct Opts {
+	bool json = false;
+	bool pretty = false;
+	bool details = false;
+};
+
+Opts g_opts;
+
+int fail(const std::string &msg, int code = kExitFail)
+{
+	std::fprintf(stderr, "unoctl: %s\n", msg.c_str());
+	return code;
+}
+
+void print_json(const json &j)
+{
+	std::cout << j.dump(g_opts.pretty ? 2 : -1) << '\n';
+}
+
+const char *apply_text(uint8_t a)
+{
+	return uno::apply_name(static_cast<uno::Apply>(a));
+}
+
+// --- cc --------------------------------------------------------------------
+
+int cc_show(const std::string &cc, const std::string &param)
+{
+	std::vector<uno::Param> params;
+	uno::UnoGenl genl;
+
+	if (!param.empty()) {
+		std::string name = param;
+		if (const auto *a = uno::find_alias(cc, param))
+			name = std::string(a->raw);
+		params.push_back(genl.get(cc, name));
+	} else {
+		params = genl.dump(cc);
+		if (!cc.empty() && params.empty())
+			return fail("congestion control '" + cc + "' is not loaded");
+	}
+
+	if (g_opts.json) {
+		json out = json::array();
+		for (const auto &p : params) {
+			json j = { { "cc", p.cc },   { "param", p.name }, { "value", p.value },
+				   { "min", p.min }, { "max", p.max },	  { "applies", apply_text(p.apply) } };
+			if (g_opts.details)
+				j["description"] = p.desc;
+			out.push_back(j);
+		}
+		print_json(out);
+		return kExitOk;
+	}
+	std::printf("%-7s %-27s %10s  %-22s %s\n", "cc", "param", "value", "range", "applies");
+	for (const auto &p : params) {
+		std::string range = std::to_string(p.min) + ".." + std::to_string(p.max);
+		std::printf("%-7s %-27s %10u  %-22s %s\n", p.cc.c_str(), p.name.c_str(), p.value,
+			    range.c_str(), apply_text(p.apply));
+		if (g_opts.details)
+			std::printf("        %s\n", p.desc.c_str());
+	}
+	return kExitOk;
+}
+
+int cc_set(const std::string &cc, const std::vector<std::string> &args, bool force)
+{
+	struct Set {
+		std::string arg, name;
+		uint32_t value;
+	};
+	std::vector<Set> sets;
+
+	if (args.empty() || args.size() % 2)
+		return fail("cc set: expected PARAM VALUE [PARAM VALUE ...]", kExitUsage);
+	// Check everything before changing anything.
+	for (size_t i = 0; i < args.size(); i += 2) {
+		std::string err;
+		if (force) {
+			char *end;
+			errno = 0;
+			unsigned long v = std::strtoul(args[i + 1].c_str(), &end, 0);
+			if (*end || errno || v > UINT32_MAX)
+				return fail(cc + " " + args[i] + ": '" + args[i + 1] +
+						    "' is not a u32", kExitUsage);
+			sets.push_back({ args[i], args[i], static_cast<uint32_t>(v) });
+			continue;
+		}
+		auto pv = uno::parse_param(cc, args[i], args[i + 1], err);
+		if (!pv)
+			return fail(cc + " " + err, kExitUsage);
+		sets.push_back({ args[i], pv->name, pv->value });
+	}
+	uno::UnoGenl genl;
+	for (const auto &s : sets) {
+		try {
+			genl.set(cc, s.name, s.value);
+		} catch (const uno::NlError &e) {
+			std::string what = e.what();
+			// The kernel's own words, and the errno when they are not it.
+			if (what != std::strerror(e.err()))
+				what += " (" + std::string(std::strerror(e.err())) + ")";
+			return fail("set " + cc + " " + s.name + " " + std::to_string(s.value) + ": " +
+				    what);
+		}
+	}
+	return kExitOk;
+}
+
+// --- qdisc -----------------------------------------------------------------
+
+std::string handle_str(uint32_t h)
+{
+	char s[32];
+	std::snprintf(s, sizeof(s), "%x:", h >> 16);
+	return s;
+}
+
+std::string ifname(int ifindex)
+{
+	char name[IF_NAMESIZE] = "";
+	if (!if_indextoname(ifindex, name))
+		return std::to_string(ifindex);
+	return name;
+}
+
+double pct(uint32_t ppm)
+{
+	return ppm / (TC_PHANTOM_ONE / 100.0);
+}
+
+json phantom_json(const uno::QdiscInfo &q)
+{
+	const uno::PhantomOpts &o = q.opts;
+	json opts = json::object();
+	auto add = [&](const char *k, const auto &v) {
+		if (v)
+			opts[k] = *v;
+	};
+	add("rate", o.rate);
+	add("limit", o.limit);
+	add("burst", o.burst);
+	if (o.ecn_min)
+		opts["ecn_min_pct"] = pct(*o.ecn_min);
+	if (o.ecn_max)
+		opts["ecn_max_pct"] = pct(*o.ecn_max);
+	if (o.pq_rate)
+		opts["phantom_rate_pct"] = pct(*o.pq_rate);
+	add("phantom_size", o.pq_size);
+	if (o.pq_min)
+		opts["phantom_min_pct"] = pct(*o.pq_min);
+	if (o.pq_max)
+		opts["phantom_max_pct"] = pct(*o.pq_max);
+	add("trim", o.trim);
+	add("trim_dscp", o.trim_dscp);
+	add("trim_limit", o.trim_limit);
+
+	json j = { { "kind", q.kind },
+		   { "handle", handle_str(q.handle) },
+		   { "dev", ifname(q.ifindex) },
+		   { "root", q.parent == TC_H_ROOT },
+		   { "options", opts },
+		   { "bytes", q.bytes },
+		   { "packets", q.packets },
+		   { "drops", q.drops },
+		   { "overlimits", q.overlimits },
+		   { "requeues", q.requeues },
+		   { "backlog", q.backlog },
+		   { "qlen", q.qlen } };
+	if (q.xstats) {
+		const auto &x = *q.xstats;
+		j["xstats"] = { { "ce_marks", x.ce_marks },
+				{ "phantom_marks", x.phantom_marks },
+				{ "trimmed", x.trimmed },
+				{ "trim_drops", x.trim_drops },
+				{ "tail_drops", x.tail_drops },
+				{ "max_backlog", x.max_backlog },
+				{ "phantom_backlog", x.phantom_backlog },
+				{ "phantom_max_backlog", x.phantom_max_backlog },
+				{ "trim_backlog", x.trim_backlog } };
+	}
+	return j;
+}
+
+void phantom_print(const uno::QdiscInfo &q)
+{
+	const uno::PhantomOpts &o = q.opts;
+	std::printf("qdisc phantom %s dev %s %s", handle_str(q.handle).c_str(),
+		    ifname(q.ifindex).c_str(), q.parent == TC_H_ROOT ? "root" : "parent");
+	if (o.rate)
+		std::printf(" rate %gMbit", *o.rate * 8 / 1e6);
+	if (o.limit)
+		std::printf(" limit %ub", *o.limit);
+	if (o.burst)
+		std::printf(" burst %ub", *o.burst);
+	if (o.ecn_min)
+		std::printf(" ecn-min %g%%", pct(*o.ecn_min));
+	if (o.ecn_max)
+		std::printf(" ecn-max %g%%", pct(*o.ecn_max));
+	if (o.pq_rate)
+		std::printf(" phantom-rate %g%%", pct(*o.pq_rate));
+	if (o.pq_size)
+		std::printf(" phantom-size %ub", *o.pq_size);
+	if (o.pq_min)
+		std::printf(" phantom-min %g%%", pct(*o.pq_min));
+	if (o.pq_max)
+		std::printf(" phantom-max %g%%", pct(*o.pq_max));
+	if (o.trim) {
+		if (*o.trim)
+			std::printf(" trim %ub", *o.trim);
+		else
+			std::printf(" trim off");
+	}
+	if (o.trim_dscp)
+		std::printf(" trim-dscp %u", *o.trim_dscp);
+	if (o.trim_limit)
+		std::printf(" trim-limit %ub", *o.trim_limit);
+	std::printf("\n Sent %llu bytes %llu pkt (dropped %u, overlimits %u requeues %u)\n",
+		    (unsigned long long)q.bytes, (unsigned long long)q.packets, q.drops,
+		    q.overlimits, q.requeues);
+	std::printf(" backlog %ub %up\n", q.backlog, q.qlen);
+	if (q.xstats) {
+		const auto &x = *q.xstats;
+		std::printf(" ce_marks %llu phantom_marks %llu trimmed %llu trim_drops %llu "
+			    "tail_drops %llu\n",
+			    (unsigned long long)x.ce_marks, (unsigned long long)x.phantom_marks,
+			    (unsigned long long)x.trimmed, (unsigned long long)x.trim_drops,
+			    (unsigned long long)x.tail_drops);
+		std::printf(" max_backlog %ub phantom_backlog %ub phantom_max_backlog %ub "
+			    "trim_backlog %ub\n",
+			    x.max_backlog, x.phantom_backlog, x.phantom_max_backlog, x.trim_backlog);
+	}
+}
+
+int qdisc_show(const std::vector<std::string> &args)
+{
+	int ifindex = 0;
+
+	for (size_t i = 0; i < args.size(); i++) {
+		if (args[i] == "dev" && i + 1 < args.size()) {
+			ifindex = static_cast<int>(if_nametoindex(args[++i].c_str()));
+			if (!ifindex)
+				return fail("cannot find device \"" + args[i] + "\"");
+		} else {
+			return fail("qdisc show: unknown argument '" + args[i] + "' (expected: dev DEV)",
+				    kExitUsage);
+		}
+	}
+	json out = json::array();
+	for (const auto &q : uno::qdisc_dump()) {
+		if (q.kind != "phantom" || (ifindex && q.ifindex != ifindex))
+			continue;
+		if (g_opts.json)
+			out.push_back(phantom_json(q));
+		else
+			phantom_print(q);
+	}
+	if (g_opts.json)
+		print_json(out);
+	return kExitOk;
+}
+
+// --- sock ------------------------------------------------------------------
+
+bool ours(const std::string &cc)
+{
+	return cc.starts_with("uno") || cc.starts_with("smartt");
+}
+
+std::string endpoint(const std::string &addr, uint16_t port, uint8_t family)
+{
+	if (family == AF_INET6)
+		return "[" + addr + "]:" + std::to_string(port);
+	return addr + ":" + std::to_string(port);
+}
+
+json sock_json(const uno::SockInfo &s)
+{
+	json j = { { "state", uno::tcp_state_name(s.state) },
+		   { "local", endpoint(s.src, s.sport, s.family) },
+		   { "peer", endpoint(s.dst, s.dport, s.family) },
+		   { "cc", s.cc } };
+	if (s.rtt_us)
+		j["rtt_us"] = *s.rtt_us;
+	if (s.snd_cwnd)
+		j["snd_cwnd"] = *s.snd_cwnd;
+	if (s.bytes_acked)
+		j["bytes_acked"] = *s.bytes_acked;
+	if (s.uno) {
+		const auto &u = *s.uno;
+		j["uno"] = { { "enabled", bool(u.uno_flags & TCP_UNO_INFO_ENABLED) },
+			     { "inter_dc", bool(u.uno_flags & TCP_UNO_INFO_INTER) },
+			     { "epoch_on", bool(u.uno_flags & TCP_UNO_INFO_EPOCH_ON) },
+			     { "qa_open", bool(u.uno_flags & TCP_UNO_INFO_QA_OPEN) },
+			     { "cwnd_bytes", u.uno_cwnd },
+			     { "base_rtt_us", u.uno_base_rtt_us },
+			     { "ecn_ewma", u.uno_ecn_ewma / 65536.0 },
+			     { "md_cuts", u.uno_md_cuts },
+			     { "md_phantom", u.uno_md_phantom },
+			     { "qa_cuts", u.uno_qa_cuts } };
+	}
+	if (s.smartt) {
+		const auto &m = *s.smartt;
+		j["smartt"] = { { "ecn", bool(m.smartt_flags & TCP_SMARTT_ECN) },
+				{ "fast_inc", bool(m.smartt_flags & TCP_SMARTT_FAST_INC) },
+				{ "qa_armed", bool(m.smartt_flags & TCP_SMARTT_QA_ARMED) },
+				{ "ignoring", bool(m.smartt_flags & TCP_SMARTT_IGNORING) },
+				{ "cwnd_bytes", m.smartt_cwnd },
+				{ "avg_rtt_us", m.smartt_avg_rtt },
+				{ "base_rtt_us", m.smartt_base_rtt },
+				{ "quick_adapts", m.smartt_quick_adapts },
+				{ "decreases", m.smartt_decreases } };
+	}
+	return j;
+}
+
+void sock_print(const uno::SockInfo &s)
+{
+	std::printf("%-10s %-22s %-22s %s", uno::tcp_state_name(s.state),
+		    endpoint(s.src, s.sport, s.family).c_str(),
+		    endpoint(s.dst, s.dport, s.family).c_str(), s.cc.c_str());
+	if (s.uno) {
+		const auto &u = *s.uno;
+		std::printf(" cwnd %ub base_rtt %uus ecn_ewma %.4f md %u (phantom %u) qa %u%s%s",
+			    u.uno_cwnd, u.uno_base_rtt_us, u.uno_ecn_ewma / 65536.0, u.uno_md_cuts,
+			    u.uno_md_phantom, u.uno_qa_cuts,
+			    u.uno_flags & TCP_UNO_INFO_INTER ? " inter-dc" : "",
+			    u.uno_flags & TCP_UNO_INFO_ENABLED ? "" : " reno");
+	}
+	if (s.smartt) {
+		const auto &m = *s.smartt;
+		std::printf(" cwnd %ub avg_rtt %uus base_rtt %uus qa %u md %u%s%s",
+			    m.smartt_cwnd, m.smartt_avg_rtt, m.smartt_base_rtt,
+			    m.smartt_quick_adapts, m.smartt_decreases,
+			    m.smartt_flags & TCP_SMARTT_FAST_INC ? " fast-inc" : "",
+			    m.smartt_flags & TCP_SMARTT_ECN ? "" : " no-ecn");
+	}
+	std::printf("\n");
+}
+
+int sock_show(bool all)
+{
+	json out = json::array();
+	if (!g_opts.json)
+		std::printf("%-10s %-22s %-22s %s\n", "State", "Local", "Peer", "CC and state");
+	for (const auto &s : uno::tcp_socks()) {
+		if (!all && !ours(s.cc))
+			continue;
+		if (g_opts.json)
+			out.push_back(sock_json(s));
+		else
+			sock_print(s);
+	}
+	if (g_opts.json)
+		print_json(out);
+	return kExitOk;
+}
+
+constexpr const char *kFooter = R"(
+Examples:
+  unoctl cc show                      every parameter of every loaded CC
+  unoctl -j cc show uno alpha_ppm     one, as JSON
+  unoctl cc set uno alpha 0.002       an alias: alpha_ppm 2000
+  unoctl cc set smartt trtt_factor 2048 md_gamma 700
+  unoctl qdisc show dev eth0          phantom options and counters
+  unoctl sock show                    TCP sockets running uno or smartt
+
+Exit status: 0 success, 1 the kernel refused or failed (the reason on
+stderr), 2 a bad command line, parameter name or value. See unoctl(8).)";
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	CLI::App app{ "unoctl: run-time control of tcp_uno, tcp_smartt and the phantom qdisc" };
+	app.footer(kFooter);
+	app.require_subcommand(1);
+	app.add_flag("-j,--json", g_opts.json, "JSON output");
+	app.add_flag("-p,--pretty", g_opts.pretty, "indented JSON");
+	app.add_flag("-d,--details", g_opts.details, "also show each parameter's description");
+
+	auto *cc = app.add_subcommand("cc", "congestion control parameters (the uno genl family)");
+	cc->require_subcommand(1);
+	std::string show_cc, show_param;
+	auto *cc_show_cmd = cc->add_subcommand("show", "show parameters: [CC [PARAM]]");
+	cc_show_cmd->add_option("cc", show_cc, "uno or smartt (default: every loaded CC)");
+	cc_show_cmd->add_option("param", show_param, "one parameter (a raw name or an alias)");
+
+	std::string set_cc;
+	std::vector<std::string> set_args;
+	bool force = false;
+	auto *cc_set_cmd = cc->add_subcommand(
+		"set", "set parameters (CAP_NET_ADMIN): CC PARAM VALUE [PARAM VALUE ...]");
+	cc_set_cmd->add_option("cc", set_cc, "uno or smartt")->required();
+	cc_set_cmd->add_option("args", set_args, "PARAM VALUE pairs; PARAM a raw name or an alias")
+		->required();
+	cc_set_cmd->add_flag("-f,--force", force,
+			     "send raw u32 values unchecked: the kernel checks them");
+
+	auto *qdisc = app.add_subcommand("qdisc", "phantom qdiscs");
+	qdisc->require_subcommand(1);
+	std::vector<std::string> qdisc_args;
+	auto *qdisc_show_cmd = qdisc->add_subcommand("show", "options and counters: [dev DEV]");
+	qdisc_show_cmd->add_option("args", qdisc_args, "dev DEV");
+
+	auto *sock = app.add_subcommand("sock", "TCP sockets");
+	sock->require_subcommand(1);
+	bool all = false;
+	auto *sock_show_cmd = sock->add_subcommand("show", "sockets running uno or smartt, with "
+							    "their CC state (inet_diag)");
+	sock_show_cmd->add_flag("-a,--all", all, "every TCP socket");
+
+	try {
+		app.parse(argc, argv);
+	} catch (const CLI::CallForHelp &e) {
+		return app.exit(e);
+	} catch (const CLI::ParseError &e) {
+		app.exit(e);
+		return kExitUsage;
+	}
+
+	try {
+		if (*cc_show_cmd)
+			return cc_show(show_cc, show_param);
+		if (*cc_set_cmd)
+			return cc_set(set_cc, set_args, force);
+		if (*qdisc_show_cmd)
+			return qdisc_show(qdisc_args);
+		if (*sock_show_cmd)
+			return sock_show(all);
+	} catch (const uno::NlError &e) {
+		return fail(e.what());
+	}
+	return kExitUsage;
+}

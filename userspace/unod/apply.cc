@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "apply.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <net/if.h>
+
+#include "socket.h"
+
+extern char **environ;
+
+namespace unod {
+namespace {
+
+const char *kCcSysctl = "/proc/sys/net/ipv4/tcp_congestion_control";
+const char *kCcAvailable = "/proc/sys/net/ipv4/tcp_available_congestion_control";
+
+std::string read_file(const char *path)
+{
+	std::ifstream in(path);
+	std::stringstream ss;
+	ss << in.rdbuf();
+	return ss.str();
+}
+
+bool cc_available(const std::string &cc)
+{
+	std::istringstream in(read_file(kCcAvailable));
+	std::string name;
+	while (in >> name)
+		if (name == cc)
+			return true;
+	return false;
+}
+
+// modprobe tcp_<cc>, as setting the sysctl would; its errors go to our
+// stderr.
+void load_cc(const std::string &cc)
+{
+	if (cc_available(cc))
+		return;
+	std::string mod = "tcp_" + cc;
+	char *argv[] = { const_cast<char *>("modprobe"), mod.data(), nullptr };
+	pid_t pid;
+	if (posix_spawnp(&pid, "modprobe", nullptr, nullptr, argv, environ) == 0) {
+		int st;
+		waitpid(pid, &st, 0);
+	}
+}
+
+std::string nl_reason(const uno::NlError &e)
+{
+	std::string why = e.what();
+	if (why != std::strerror(e.err()))
+		why += " (" + std::string(std::strerror(e.err())) + ")";
+	return why;
+}
+
+bool set_default_cc(const std::string &cc)
+{
+	std::ofstream out(kCcSysctl);
+	out << cc << '\n';
+	out.close();
+	if (!out) {
+		log(Prio::Err, "default cc " + cc + ": cannot write " + kCcSysctl + ": " +
+				       std::strerror(errno));
+		return false;
+	}
+	log(Prio::Info, "default cc " + cc);
+	return true;
+}
+
+bool set_params(const std::vector<uno::ConfigPlan::ParamSet> &sets,
+		std::vector<uno::ConfigPlan::ParamSet> &failed)
+{
+	std::optional<uno::UnoGenl> genl;
+
+	for (const auto &s : sets)
+		load_cc(s.cc);
+	for (const auto &s : sets) {
+		std::string what = "cc " + s.cc + " " + s.name + " " + std::to_string(s.value);
+		try {
+			if (!genl)
+				genl.emplace();
+			genl->set(s.cc, s.name, s.value);
+			log(Prio::Info, what);
+		} catch (const uno::NlError &e) {
+			log(Prio::Err, what + ": " + nl_reason(e));
+			failed.push_back(s);
+		}
+	}
+	return failed.empty();
+}
+
+bool replace_qdisc(const uno::QdiscConf &q)
+{
+	int ifindex = static_cast<int>(if_nametoindex(q.dev.c_str()));
+	if (!ifindex) {
+		log(Prio::Err, "qdisc dev " + q.dev + ": no such device");
+		return false;
+	}
+	try {
+		uno::phantom_replace(ifindex, q.opts);
+	} catch (const uno::NlError &e) {
+		log(Prio::Err, "qdisc dev " + q.dev + ": phantom refused: " + nl_reason(e));
+		return false;
+	}
+	log(Prio::Info, "qdisc dev " + q.dev + " root phantom");
+	return true;
+}
+
+// Only a phantom root qdisc that we would have put there is removed.
+bool delete_qdisc(const std::string &dev)
+{
+	int ifindex = static_cast<int>(if_nametoindex(dev.c_str()));
+	if (!ifindex)
+		return true; // gone with its device
+	try {
+		for (const auto &q : uno::qdisc_dump())
+			if (q.ifindex == ifindex && q.parent == 0xffffffffU && q.kind == "phantom") {
+				uno::root_qdisc_delete(ifindex);
+				log(Prio::Info, "qdisc dev " + dev + ": phantom removed");
+			}
+	} catch (const uno::NlError &e) {
+		log(Prio::Err, "qdisc dev " + dev + ": cannot remove: " + nl_reason(e));
+		return false;
+	}
+	return true;
+}
+
+const uno::QdiscConf *find_qdisc(const uno::Config &c, const std::string &dev)
+{
+	for (const auto &q : c.qdiscs)
+		if (q.dev == dev)
+			return &q;
+	return nullptr;
+}
+
+void put_qdisc(uno::Config &c, const std::string &dev, const uno::QdiscConf *q)
+{
+	std::erase_if(c.qdiscs, [&](const auto &x) { return x.dev == dev; });
+	if (q)
+		c.qdiscs.push_back(*q);
+}
+
+} // namespace
+
+void log(Prio prio, const std::string &msg)
+{
+	static const bool journal = std::getenv("JOURNAL_STREAM") != nullptr;
+	if (journal)
+		std::fprintf(stderr, "<%d>%s\n", static_cast<int>(prio), msg.c_str());
+	else
+		std::fprintf(stderr, "unod: %s\n", msg.c_str());
+	std::fflush(stderr);
+}
+
+int apply_plan(const uno::ConfigPlan &plan, const uno::Config &next, uno::Config &applied)
+{
+	uno::Config prev = applied;
+	int failures = 0;
+
+	applied = next;
+	// Parameters first, so that connections of a new default CC start
+	// with them.
+	std::vector<uno::ConfigPlan::ParamSet> failed;
+	set_params(plan.params, failed);
+	for (const auto &f : failed) {
+		failures++;
+		auto &cc = applied.params[f.cc];
+		auto p = prev.params.find(f.cc);
+		if (p != prev.params.end() && p->second.contains(f.name))
+			cc[f.name] = p->second.at(f.name);
+		else
+			cc.erase(f.name);
+	}
+	if (plan.default_cc) {
+		load_cc(*plan.default_cc);
+		if (!set_default_cc(*plan.default_cc)) {
+			failures++;
+			applied.default_cc = prev.default_cc;
+		}
+	}
+	for (const auto &q : plan.qdisc_replace)
+		if (!replace_qdisc(q)) {
+			failures++;
+			put_qdisc(applied, q.dev, find_qdisc(prev, q.dev));
+		}
+	for (const auto &dev : plan.qdisc_delete)
+		if (!delete_qdisc(dev)) {
+			failures++;
+			put_qdisc(applied, dev, find_qdisc(prev, dev));
+		}
+	return failures;
+}
+
+} // namespace unod
