@@ -19,7 +19,6 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(BPF_SRCS))
 BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_x86 \
 	-I/usr/include/$(shell uname -m)-linux-gnu -Ikernel/core
 
-
 # make install
 PREFIX ?= /usr
 DESTDIR ?=
