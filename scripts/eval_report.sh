@@ -147,6 +147,11 @@ plot_fct() {
 	measured: the thresholds are the specs' and are not tuned to pass.
 
 	EOF
+	if cat "$eval_dir"/*.json 2>/dev/null | jq -e -s 'any(.profile == "check")' > /dev/null; then
+		printf '**Some tables below come from the reduced runs of make check (profile\n'
+		printf '`check`: shorter, fewer variants), not from make eval: see each\n'
+		printf "scenario's profile line.**\n\n"
+	fi
 	for s in $ORDER; do
 		f=$eval_dir/$s.json
 		[ -f "$f" ] || continue
