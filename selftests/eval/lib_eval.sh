@@ -213,12 +213,6 @@ ev_rx_sampler() {
 	echo $! >> "$TB_RUN/pids"
 }
 
-# ev_ns_of ADDR: the sender namespace of an address of the dumbbell.
-ev_ns_of() {
-	echo "$1" | awk -F. '$2 == 1 { print "h" $3; exit } $2 == 3 { print "w" $3; exit }
-		{ print $0 }'
-}
-
 # ev_rates T0 T1: the rate (Mbit/s) of each connection that received at
 # least 1 MB, between consecutive samples in [T0, T1], as JSON: [{ns, class, peer, series: [[t - T0, mbps]...]}].
 ev_rates() {
@@ -394,4 +388,29 @@ ev_mix() {
 				elif . < 1000000 then "100K-1M" elif . < 10000000 then "1M-10M" else ">10M" end),
 			      flows: length, p99_slowdown: (map(.slowdown) | pct(0.99)) })) }) |
 		to_entries[] | "\(.key) \(.value | tojson)"' "$TB_RUN/flows.json" >> "$TB_RUN/metrics"
+}
+
+# ev_incast NAME SIZE FCT_BOUND DESCRIPTION NS...: the incast scenarios N4
+# and N5: one flow of SIZE bytes from each NS, all started together, per
+# variant; uno must complete every flow, share fairly (Jain >= 0.95) and
+# end within FCT_BOUND x the ideal (a claim: see ev_claim).
+ev_incast() {
+	_name=$1 _size=$2 _bound=$3 _desc=$4
+	shift 4
+	ev_init "$_name"
+	for _v in $(ev_variants $(ev_pick "uno" "uno uno-nophantom smartt dctcp cubic bbr")); do
+		ev_begin "$_v"
+		ev_sized_flows "$_size" "$@"
+		ev_end
+		[ "$_v" = uno ] || continue
+		_m=$TB_RUN/ev-$_v.json
+		ev_check flows_completed "$(jq .metrics.flows_completed "$_m")" "==" $#
+		ev_claim fct_over_ideal "$(jq .metrics.fct_over_ideal "$_m")" "<=" "$_bound"
+		ev_check jain "$(jq .metrics.jain "$_m")" ">=" 0.95
+	done
+	ev_finish "$_desc: $# flows of $_size B start together." \
+		"[{\"metric\":\"fct_over_ideal\",\"paper\":\"near-ideal FCT (Fig. 8)\",\"ours\":\"<= $_bound\"},
+		  {\"metric\":\"jain\",\"paper\":\"fair shares\",\"ours\":\">= 0.95\"}]" \
+		'[["done_ms","done ms"],["ideal_ms","ideal ms"],["fct_over_ideal","last FCT / ideal"],
+		  ["jain","Jain"],["backlog_p99_bytes","p99 queue B"],["marks","marks"],["drops","drops"]]'
 }

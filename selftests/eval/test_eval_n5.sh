@@ -8,22 +8,5 @@
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 
-SIZE=$(ev_pick 8000000 50000000)
-
 tb_dumbbell 1 8	# h1 only measures the intra-DC RTT
-ev_init N5
-for v in $(ev_variants $(ev_pick "uno" "uno uno-nophantom smartt dctcp cubic bbr")); do
-	ev_begin "$v"
-	ev_sized_flows $SIZE w1 w2 w3 w4 w5 w6 w7 w8
-	ev_end
-	[ "$v" = uno ] || continue
-	m=$TB_RUN/ev-$v.json
-	ev_check flows_completed "$(jq .metrics.flows_completed "$m")" "==" 8
-	ev_claim fct_over_ideal "$(jq .metrics.fct_over_ideal "$m")" "<=" 1.25
-	ev_check jain "$(jq .metrics.jain "$m")" ">=" 0.95
-done
-ev_finish "Inter-DC incast: 8 flows of $SIZE B start together." \
-	'[{"metric":"fct_over_ideal","paper":"near-ideal FCT (Fig. 8)","ours":"<= 1.25"},
-	  {"metric":"jain","paper":"fair shares","ours":">= 0.95"}]' \
-	'[["done_ms","done ms"],["ideal_ms","ideal ms"],["fct_over_ideal","last FCT / ideal"],
-	  ["jain","Jain"],["backlog_p99_bytes","p99 queue B"],["marks","marks"],["drops","drops"]]'
+ev_incast N5 $(ev_pick 8000000 50000000) 1.25 "Inter-DC incast" w1 w2 w3 w4 w5 w6 w7 w8

@@ -107,6 +107,10 @@ ph_stop_ns() {
 ph_udp_phase() {
 	_name=$1 _load=$2 _secs=$3
 	shift 3
+	# Nothing of an earlier phase may still send: its iperf3, or packets
+	# left in the pacer's queue (a CI run once saw two phases' flows at once).
+	ph_stop_ns h1
+	$TC -n "$(tb_ns h1)" qdisc del dev eth0 root 2>/dev/null
 	$TC -n "$(tb_ns tor)" qdisc del dev p0 root 2>/dev/null
 	tb_bottleneck_phantom $RATE "$@"
 	ph_pacer h1 "$(tb_calc "$_load * $RATE")"

@@ -4,13 +4,15 @@
 # with the right errno (uno_nl_fuzz), thousands of mutated requests leave
 # no kernel warning (the runner checks dmesg), and the CC modules can be
 # unloaded and loaded while dumps run.
-# uno-timeout: 120
+# uno-timeout: 300
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_unod.sh"
 
 # An earlier test's namespaces may hold tcp_uno for a while after their
-# deletion (netns cleanup is asynchronous): wait until it can go.
-n=100
+# deletion: a flow that was killed leaves an orphan socket that keeps
+# retransmitting its FIN, up to tcp_orphan_retries (8: about 100 s from a
+# 200 ms RTO). Wait until it can go.
+n=1500
 while grep -qE '^tcp_(uno|smartt) ' /proc/modules && [ $n -gt 0 ]; do
 	rmmod tcp_uno tcp_smartt 2>/dev/null
 	sleep 0.1
