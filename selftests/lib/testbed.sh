@@ -75,6 +75,9 @@ tb_add_ns() {
 	tb_exec "$1" $IP link set lo up
 	tb_exec "$1" sysctl -qw net.ipv4.ip_forward=1
 	tb_exec "$1" sysctl -qw net.ipv4.tcp_no_metrics_save=1
+	# A killed flow's orphan socket outlives its namespace and holds its
+	# CC module until it gives up its FIN: after one retry, not eight.
+	tb_exec "$1" sysctl -qw net.ipv4.tcp_orphan_retries=1
 }
 
 # Per-packet ECN and ACK accounting: no segmentation or receive offloads.

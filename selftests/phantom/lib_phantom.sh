@@ -32,8 +32,11 @@ ph_pacer() {
 # marks and trims it got). ph_capture_stop NAME ends it and prints how
 # many packets the kernel dropped (0 when tcpdump kept up).
 ph_capture_start() {
-	tb_exec "$1" tcpdump -Z root -i any -n -s 80 -B 16384 -U -w "$TB_RUN/$2.pcap" "$3" \
-		2> "$TB_RUN/$2.tcpdump" &
+	# Not through tb_exec: a function put in the background is a subshell,
+	# and killing it would leave tcpdump writing on (into the next capture
+	# of the same name, whose file it shares).
+	$IP netns exec "$(tb_ns "$1")" tcpdump -Z root -i any -n -s 80 -B 16384 -U \
+		-w "$TB_RUN/$2.pcap" "$3" 2> "$TB_RUN/$2.tcpdump" &
 	PH_CAP_PID=$!
 	_n=50
 	while [ $_n -gt 0 ] && ! grep -qs listening "$TB_RUN/$2.tcpdump"; do
@@ -107,10 +110,6 @@ ph_stop_ns() {
 ph_udp_phase() {
 	_name=$1 _load=$2 _secs=$3
 	shift 3
-	# Nothing of an earlier phase may still send: its iperf3, or packets
-	# left in the pacer's queue (a CI run once saw two phases' flows at once).
-	ph_stop_ns h1
-	$TC -n "$(tb_ns h1)" qdisc del dev eth0 root 2>/dev/null
 	$TC -n "$(tb_ns tor)" qdisc del dev p0 root 2>/dev/null
 	tb_bottleneck_phantom $RATE "$@"
 	ph_pacer h1 "$(tb_calc "$_load * $RATE")"

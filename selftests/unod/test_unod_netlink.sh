@@ -4,17 +4,18 @@
 # with the right errno (uno_nl_fuzz), thousands of mutated requests leave
 # no kernel warning (the runner checks dmesg), and the CC modules can be
 # unloaded and loaded while dumps run.
-# uno-timeout: 300
+# uno-timeout: 120
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_unod.sh"
 
 # An earlier test's namespaces may hold tcp_uno for a while after their
-# deletion: a flow that was killed leaves an orphan socket that keeps
-# retransmitting its FIN, up to tcp_orphan_retries (8: about 100 s from a
-# 200 ms RTO). Wait until it can go.
-n=1500
+# deletion: a killed flow leaves an orphan socket that retransmits its FIN
+# (once: the testbed sets tcp_orphan_retries) before it lets go.
+n=300
 while grep -qE '^tcp_(uno|smartt) ' /proc/modules && [ $n -gt 0 ]; do
-	rmmod tcp_uno tcp_smartt 2>/dev/null
+	# One at a time: busybox rmmod stops at the first that is not loaded.
+	rmmod tcp_uno 2>/dev/null
+	rmmod tcp_smartt 2>/dev/null
 	sleep 0.1
 	n=$((n - 1))
 done
@@ -37,7 +38,9 @@ tb_check fuzz "$rc" == 0
 dumper=$!
 i=0
 while [ $i -lt 20 ] || [ "$(wc -l < "$OUT_DIR/dump-counts.txt")" -lt 5 ]; do
-	rmmod tcp_uno tcp_smartt 2>/dev/null
+	# One at a time: busybox rmmod stops at the first that is not loaded.
+	rmmod tcp_uno 2>/dev/null
+	rmmod tcp_smartt 2>/dev/null
 	modprobe tcp_uno
 	modprobe tcp_smartt
 	i=$((i + 1))
