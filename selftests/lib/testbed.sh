@@ -291,15 +291,18 @@ tb_need_cc() {
 # and 14 us): the line rate BDPs are computed from, and the intra-DC base
 # RTT, which is also the floor of every learned base RTT. In the TCG VM the
 # min RTT of a loaded path swings from 40 us to several ms with host
-# scheduling, so tests pass the mean idle RTT (tb_base_rtts), and TCP's
-# internal pacing is off (an hrtimer per burst costs ~5 % of the rate
-# under TCG; the window clocks the flows, as for DCTCP). Loads the modules.
+# scheduling, so tests pass the mean idle RTT (tb_base_rtts); that noise is
+# also uno's delay floor, the RTT excess it still counts as "no physical
+# queue" (20 us suits real veth hosts, not an emulated one). TCP's internal
+# pacing is off (an hrtimer per burst costs ~5 % of the rate under TCG; the
+# window clocks the flows, as for DCTCP). Loads the modules.
 tb_cc_profile() {
 	tb_need_cc uno
 	tb_need_cc smartt
 	tb_set_param tcp_uno link_rate_mbps "$1"
 	tb_set_param tcp_uno intra_rtt_us "$2"
 	tb_set_param tcp_uno pacing_pct 0
+	tb_set_param tcp_uno delay_floor_us "$2"
 	tb_set_param tcp_smartt link_rate_mbps "$1"
 	tb_set_param tcp_smartt base_rtt_floor_us "$2"
 	tb_set_param tcp_smartt pacing_gain 0
