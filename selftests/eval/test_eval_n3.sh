@@ -54,7 +54,7 @@ done
 
 # The phantom queue's benefit: uno against uno without it.
 if [ -f "$TB_RUN/ev-uno.json" ] && [ -f "$TB_RUN/ev-uno-nophantom.json" ]; then
-	EV_VARIANT=uno
+	EV_LABEL=uno
 	on=$TB_RUN/ev-uno.json off=$TB_RUN/ev-uno-nophantom.json
 	ev_claim rpc_mean_fct_gain "$(jq -n --slurpfile a "$off" --slurpfile b "$on" \
 		'$a[0].metrics.rpc_mean_fct_us / $b[0].metrics.rpc_mean_fct_us')" ">=" 1.5
