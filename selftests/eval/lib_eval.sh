@@ -299,11 +299,29 @@ ev_long_flows() {
 	done
 	TB_RESULT="$EV_SCENARIO-$EV_VARIANT" tb_measure "$_warm" "$_win"
 	EV_W0=$TB_T0 EV_W1=$TB_T1
+	ev_uno_events "$@"
 	tb_flows_stop
 	jq '.flows' "$OUT_DIR/$EV_SCENARIO-$EV_VARIANT.json" > "$TB_RUN/flows.json"
 	ev_metric goodput_mbps "$TB_TOTAL"
 	ev_metric utilisation "$TB_UTIL"
 	ev_metric jain "$TB_JAIN"
+}
+
+# ev_uno_events NS...: what uno's control law did on the running flows
+# from NS, from its inet_diag counters (unoctl sock show): Quick Adapt
+# cuts, multiplicative decreases and how many of them were phantom-only
+# (gentle). Their causes are what a utilisation alone cannot tell apart.
+# Diagnostics, not checks: a failed read is logged and skipped.
+ev_uno_events() {
+	for _ns in "$@"; do
+		tb_exec "$_ns" "$UNOCTL" -j sock show || { echo "# unoctl failed in $_ns" >&2; return 0; }
+	done > "$TB_RUN/uno-socks.json"
+	jq -rs '[.[][] | select(.cc == "uno" and .uno.enabled) | .uno] |
+		if length == 0 then empty else
+		"uno_qa_cuts \(map(.qa_cuts) | add)\nuno_md_cuts \(map(.md_cuts) | add)\n" +
+		"uno_md_phantom \(map(.md_phantom) | add)" end' \
+		"$TB_RUN/uno-socks.json" >> "$TB_RUN/metrics" ||
+		echo "# cannot parse unoctl sock show"
 }
 
 # ev_sized_flows SIZE NS...: one flow of SIZE bytes from each NS, all

@@ -28,4 +28,5 @@ ev_finish "One intra-DC flow, ${WINDOW} s." \
 	  {"metric":"drops","paper":"none","ours":"0"}]' \
 	'[["goodput_mbps","goodput Mbit/s"],["utilisation","utilisation"],
 	  ["backlog_p50_bytes","p50 queue B"],["backlog_p99_bytes","p99 queue B"],
-	  ["marks","marks"],["drops","drops"]]'
+	  ["marks","marks"],["drops","drops"],["uno_qa_cuts","uno QA cuts"],
+	  ["uno_md_cuts","uno MDs"],["uno_md_phantom","of which phantom-only"]]'

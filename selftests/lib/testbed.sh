@@ -35,6 +35,7 @@ TB_RUN=${TB_RUN:-/tmp/testbed.$$}
 IP=/usr/sbin/ip
 TC=/usr/sbin/tc
 UNOPERF=${UNOPERF:-/uno/bin/unoperf}
+UNOCTL=${UNOCTL:-/uno/bin/unoctl}
 mkdir -p "$OUT_DIR" "$TB_RUN"
 : > "$TB_RUN/flows"
 : > "$TB_RUN/namespaces"
