@@ -143,8 +143,11 @@ plot_fct() {
 	RED-style marking on the real queue (30-90 KB ramp). `dctcp+bbr` is the
 	paper's MPRDMA+BBR baseline with Linux stand-ins. How the scenarios
 	map to the papers and why the rates are what they are:
-	`Documentation/testing.rst`. A check that fails is reported as
-	measured: the thresholds are the specs' and are not tuned to pass.
+	`Documentation/testing.rst`, which also has the findings: where uno
+	and smartt beat the baselines, where not, and why (its sections
+	"Findings" and "Why uno's inter-DC flows fall short in the VM"). A
+	check that fails is reported as measured: the thresholds are the
+	specs' and are not tuned to pass.
 
 	EOF
 	if cat "$eval_dir"/*.json 2>/dev/null | jq -e -s 'any(.profile == "check")' > /dev/null; then
