@@ -297,9 +297,13 @@ ev_long_flows() {
 		case $_ns in w*) _cls=inter ;; esac
 		tb_flow "$_ns" "$(ev_cc "$EV_VARIANT" $_cls)" "$(tb_calc "int($_warm + $_win + 3)")" > /dev/null
 	done
-	TB_RESULT="$EV_SCENARIO-$EV_VARIANT" tb_measure "$_warm" "$_win"
-	EV_W0=$TB_T0 EV_W1=$TB_T1
+	# uno's counters while the flows still run: they end on their own
+	# (killed, they would linger as orphans into the next variant), a
+	# few seconds after the window under TCG.
+	tb_window "$_warm" "$_win"
 	ev_uno_events "$@"
+	TB_RESULT="$EV_SCENARIO-$EV_VARIANT" tb_results
+	EV_W0=$TB_T0 EV_W1=$TB_T1
 	tb_flows_stop
 	jq '.flows' "$OUT_DIR/$EV_SCENARIO-$EV_VARIANT.json" > "$TB_RUN/flows.json"
 	ev_metric goodput_mbps "$TB_TOTAL"
@@ -310,18 +314,22 @@ ev_long_flows() {
 # ev_uno_events NS...: what uno's control law did on the running flows
 # from NS, from its inet_diag counters (unoctl sock show): Quick Adapt
 # cuts, multiplicative decreases and how many of them were phantom-only
-# (gentle). Their causes are what a utilisation alone cannot tell apart.
-# Diagnostics, not checks: a failed read is logged and skipped.
+# (gentle), and how many flows fell back to Reno ("uno-reno": the
+# connection did not negotiate ECN). Their causes are what a utilisation
+# alone cannot tell apart. Diagnostics, not checks: a failed read is
+# logged and skipped.
 ev_uno_events() {
 	for _ns in "$@"; do
 		tb_exec "$_ns" "$UNOCTL" -j sock show || { echo "# unoctl failed in $_ns" >&2; return 0; }
 	done > "$TB_RUN/uno-socks.json"
-	jq -rs '[.[][] | select(.cc == "uno" and .uno.enabled) | .uno] |
-		if length == 0 then empty else
-		"uno_qa_cuts \(map(.qa_cuts) | add)\nuno_md_cuts \(map(.md_cuts) | add)\n" +
-		"uno_md_phantom \(map(.md_phantom) | add)" end' \
+	jq -rs '[.[][]] as $s | [$s[] | select(.cc == "uno") | .uno] as $u |
+		([$s[] | select(.cc == "uno-reno" and .bytes_acked > 65536)] | length) as $reno |
+		if ($u | length) + $reno == 0 then empty else
+		"uno_qa_cuts \($u | map(.qa_cuts) | add // 0)\n" +
+		"uno_md_cuts \($u | map(.md_cuts) | add // 0)\n" +
+		"uno_md_phantom \($u | map(.md_phantom) | add // 0)\nuno_reno_flows \($reno)" end' \
 		"$TB_RUN/uno-socks.json" >> "$TB_RUN/metrics" ||
-		echo "# cannot parse unoctl sock show"
+		echo "# cannot parse unoctl sock show" >&2
 }
 
 # ev_sized_flows SIZE NS...: one flow of SIZE bytes from each NS, all

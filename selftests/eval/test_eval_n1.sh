@@ -29,4 +29,5 @@ ev_finish "One intra-DC flow, ${WINDOW} s." \
 	'[["goodput_mbps","goodput Mbit/s"],["utilisation","utilisation"],
 	  ["backlog_p50_bytes","p50 queue B"],["backlog_p99_bytes","p99 queue B"],
 	  ["marks","marks"],["drops","drops"],["uno_qa_cuts","uno QA cuts"],
-	  ["uno_md_cuts","uno MDs"],["uno_md_phantom","of which phantom-only"]]'
+	  ["uno_md_cuts","uno MDs"],["uno_md_phantom","of which phantom-only"],
+	  ["uno_reno_flows","uno flows without ECN (Reno)"]]'

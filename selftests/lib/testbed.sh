@@ -434,13 +434,19 @@ tb_receiver_cc() {
 # Writes $OUT_DIR/$TB_RESULT.json (default results.json) and sets TB_JAIN,
 # TB_UTIL and TB_TOTAL.
 tb_measure() {
+	tb_window "$1" "$2"
+	tb_results
+}
+
+# tb_window WARMUP WINDOW: the receiver's byte counts at the start and the
+# end of the window (TB_T0, TB_T1), for tb_results.
+tb_window() {
 	sleep "$1"
 	tb_rx_bytes > "$TB_RUN/rx0"
 	read -r TB_T0 _ < /proc/uptime
 	sleep "$2"
 	tb_rx_bytes > "$TB_RUN/rx1"
 	read -r TB_T1 _ < /proc/uptime
-	tb_results
 }
 
 tb_results() {
@@ -485,6 +491,12 @@ tb_results() {
 tb_flows_stop() {
 	awk '{ print $6, $7 }' "$TB_RUN/flows" | xargs -r kill 2>/dev/null
 	tb_wait_flows
+	# A client killed mid-flow leaves an orphan socket that goes on
+	# sending what its buffer held (megabytes) into whatever runs next:
+	# abort it (RST) instead.
+	while read -r _ _ns _ _ _port _; do
+		tb_exec "$_ns" ss -K -t dport = ":$_port" > /dev/null 2>&1
+	done < "$TB_RUN/flows"
 	: > "$TB_RUN/flows"
 }
 
