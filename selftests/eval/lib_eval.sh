@@ -292,14 +292,13 @@ ev_flow_spec() {
 ev_long_flows() {
 	_warm=$1 _win=$2
 	shift 2
+	# Under TCG each flow starts about a second after the previous one:
+	# they get ample time, and tb_flows_stop ends them after the window.
 	for _ns in "$@"; do
 		_cls=intra
 		case $_ns in w*) _cls=inter ;; esac
-		tb_flow "$_ns" "$(ev_cc "$EV_VARIANT" $_cls)" "$(tb_calc "int($_warm + $_win + 3)")" > /dev/null
+		tb_flow "$_ns" "$(ev_cc "$EV_VARIANT" $_cls)" "$(tb_calc "int($_warm + $_win + 30)")" > /dev/null
 	done
-	# uno's counters while the flows still run: they end on their own
-	# (killed, they would linger as orphans into the next variant), a
-	# few seconds after the window under TCG.
 	tb_window "$_warm" "$_win"
 	ev_uno_events "$@"
 	TB_RESULT="$EV_SCENARIO-$EV_VARIANT" tb_results
