@@ -19,13 +19,20 @@
 namespace uno {
 namespace {
 
+// The header of every request this library sends.
+nlmsghdr *put_request(char *buf, uint16_t type, uint16_t flags, uint32_t seq)
+{
+	nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = seq;
+	return nlh;
+}
+
 nlmsghdr *put_genl(char *buf, uint16_t family, uint32_t seq, uint8_t cmd, uint8_t version,
 		   uint16_t flags)
 {
-	nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = family;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = seq;
+	nlmsghdr *nlh = put_request(buf, family, flags, seq);
 	auto *g = static_cast<genlmsghdr *>(mnl_nlmsg_put_extra_header(nlh, sizeof(genlmsghdr)));
 	g->cmd = cmd;
 	g->version = version;
@@ -194,10 +201,7 @@ std::optional<NlAck> parse_ack(const nlmsghdr *nlh)
 
 nlmsghdr *put_qdisc_dump(char *buf, uint32_t seq)
 {
-	nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETQDISC;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
+	nlmsghdr *nlh = put_request(buf, RTM_GETQDISC, NLM_F_DUMP, seq);
 	mnl_nlmsg_put_extra_header(nlh, sizeof(tcmsg));
 	return nlh;
 }
@@ -213,10 +217,7 @@ static tcmsg *put_root_tcmsg(nlmsghdr *nlh, int ifindex)
 
 nlmsghdr *put_phantom_replace(char *buf, uint32_t seq, int ifindex, const PhantomOpts &o)
 {
-	nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_NEWQDISC;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE;
-	nlh->nlmsg_seq = seq;
+	nlmsghdr *nlh = put_request(buf, RTM_NEWQDISC, NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE, seq);
 	put_root_tcmsg(nlh, ifindex);
 	mnl_attr_put_strz(nlh, TCA_KIND, "phantom");
 	nlattr *nest = mnl_attr_nest_start(nlh, TCA_OPTIONS);
@@ -245,10 +246,7 @@ nlmsghdr *put_phantom_replace(char *buf, uint32_t seq, int ifindex, const Phanto
 
 nlmsghdr *put_root_qdisc_delete(char *buf, uint32_t seq, int ifindex)
 {
-	nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_DELQDISC;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	nlh->nlmsg_seq = seq;
+	nlmsghdr *nlh = put_request(buf, RTM_DELQDISC, NLM_F_ACK, seq);
 	put_root_tcmsg(nlh, ifindex);
 	return nlh;
 }
@@ -328,10 +326,7 @@ std::optional<QdiscInfo> parse_qdisc_msg(const nlmsghdr *nlh)
 
 nlmsghdr *put_tcp_diag_dump(char *buf, uint32_t seq, uint8_t family)
 {
-	nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = SOCK_DIAG_BY_FAMILY;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
+	nlmsghdr *nlh = put_request(buf, SOCK_DIAG_BY_FAMILY, NLM_F_DUMP, seq);
 	auto *r = static_cast<inet_diag_req_v2 *>(
 		mnl_nlmsg_put_extra_header(nlh, sizeof(inet_diag_req_v2)));
 	r->sdiag_family = family;
