@@ -79,6 +79,14 @@ accel() {
 mkdir -p "$top/build/vm" "$outdir"
 work=$(mktemp -d "$top/build/vm/run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+
+# One VM at a time on this host: a second one would steal the first one's
+# CPU and so its measurements. A run from another shell waits its turn.
+exec 9> "${UNO_VM_LOCK:-/tmp/uno-vm.lock}"
+if ! flock -n 9; then
+	echo "# waiting for the VM of another run to end" >&2
+	flock 9
+fi
 for t in $tests; do
 	rm -rf "${outdir:?}/$(basename "$t")"
 done
