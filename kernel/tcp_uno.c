@@ -149,6 +149,7 @@ static void tcp_uno_cong_control(struct sock *sk, const struct rate_sample *rs)
 		.rtt_us = rs->rtt_us < 0 ? -1 :
 			  (s32)min_t(long, rs->rtt_us, S32_MAX),
 		.min_rtt_us = tcp_min_rtt(tp),
+		.srtt_us = tp->srtt_us >> 3,
 		.sent = (u32)tp->bytes_sent,
 		.mss = tp->mss_cache,
 		.ece = ca->ece,

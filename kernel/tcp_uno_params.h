@@ -35,7 +35,10 @@
 	  "Window after Quick Adapt, % of the bytes acked in the window (default 96)") \
 	P(qa_period_pct, uno_params.qa_period_pct,				\
 	  UNO_QA_PERIOD_PCT_MIN, UNO_QA_PERIOD_PCT_MAX, UNO_APPLY_ACK,		\
-	  "Quick Adapt window, % of the base RTT (default 105)")		\
+	  "Quick Adapt period, % of the base RTT (default 105)")		\
+	P(qa_window_pct, uno_params.qa_window_pct,				\
+	  UNO_QA_WINDOW_PCT_MIN, UNO_QA_WINDOW_PCT_MAX, UNO_APPLY_ACK,		\
+	  "Quick Adapt measures over this % of its period at the smoothed RTT, scaled to one period (default 200)") \
 	P(phantom_md_scale_pct, uno_params.phantom_md_scale_pct, 0, 100,	\
 	  UNO_APPLY_ACK,							\
 	  "MD scale when only phantom queues marked, % (default 30)")		\
@@ -53,7 +56,10 @@
 	  "Window cap, % of the flow's BDP (default 100)")			\
 	P(min_cwnd_segs, uno_params.min_cwnd_segs,				\
 	  UNO_MIN_CWND_SEGS_MIN, UNO_MIN_CWND_SEGS_MAX, UNO_APPLY_ACK,		\
-	  "Window floor, segments (default 2)")					\
+	  "snd_cwnd floor, segments (default 2)")				\
+	P(min_cwnd_bytes, uno_params.min_cwnd_bytes, 0, UNO_MIN_CWND_BYTES_MAX,	\
+	  UNO_APPLY_ACK,							\
+	  "Window floor, bytes; below min_cwnd_segs only pacing enforces it; 0: min_cwnd_segs segments (default 64)") \
 	P(trend_rule, uno_params.trend_rule, 0, 1, UNO_APPLY_ACK,		\
 	  "Skip MD while the ECN EWMA is falling, add AI instead (default 1)")	\
 	P(phantom_md_cumulative, uno_params.phantom_md_cumulative, 0, 1,	\

@@ -75,6 +75,9 @@
 #define UNO_QA_PERIOD_PCT_DEF	105
 #define UNO_QA_PERIOD_PCT_MIN	100
 #define UNO_QA_PERIOD_PCT_MAX	1000
+#define UNO_QA_WINDOW_PCT_DEF	200
+#define UNO_QA_WINDOW_PCT_MIN	100
+#define UNO_QA_WINDOW_PCT_MAX	1000
 #define UNO_PH_SCALE_PCT_DEF	30
 #define UNO_PH_TOL_PERMILLE_DEF	55
 #define UNO_PH_TOL_PERMILLE_MAX	1000
@@ -86,6 +89,8 @@
 #define UNO_MIN_CWND_SEGS_DEF	2
 #define UNO_MIN_CWND_SEGS_MIN	1
 #define UNO_MIN_CWND_SEGS_MAX	1000
+#define UNO_MIN_CWND_BYTES_DEF	64		/* the smallest Ethernet frame */
+#define UNO_MIN_CWND_BYTES_MAX	1048576
 
 /*
  * Global configuration, shared by all flows (module parameters in the
@@ -101,13 +106,15 @@ struct uno_params {
 	u32 ewma_gain_q16;		/* g of the marked-fraction EWMA E */
 	u32 beta_qa_pct;		/* QA when acked < beta x cwnd; 0=off */
 	u32 qa_cut_pct;			/* cwnd after QA = cut x acked */
-	u32 qa_period_pct;		/* QA window = pct x base RTT */
+	u32 qa_period_pct;		/* QA period P = pct x base RTT */
+	u32 qa_window_pct;		/* QA measures over pct x P, scaled */
 	u32 phantom_md_scale_pct;	/* MD scale when only phantom queues */
 	u32 phantom_delay_tol_permille;	/* "no delay": rtt <= base(1+tol)+fl */
 	u32 delay_floor_us;		/* fl above: host RTT noise */
 	u32 init_cwnd_bdp_pct;		/* initial window, % of BDP_f */
 	u32 max_cwnd_bdp_pct;		/* window cap, % of BDP_f */
-	u32 min_cwnd_segs;		/* window floor, segments */
+	u32 min_cwnd_segs;		/* snd_cwnd floor, segments */
+	u32 min_cwnd_bytes;		/* window floor, bytes; 0: segs x mss */
 	u32 trend_rule;			/* no MD while E is falling (artifact) */
 	u32 phantom_md_cumulative;	/* paper: scale *= 0.3 per epoch */
 	u32 rto_cwnd_cut;		/* cut cwnd by the timed-out bytes */
@@ -124,12 +131,14 @@ struct uno_params {
 	.beta_qa_pct = UNO_BETA_QA_PCT_DEF,				\
 	.qa_cut_pct = UNO_QA_CUT_PCT_DEF,				\
 	.qa_period_pct = UNO_QA_PERIOD_PCT_DEF,				\
+	.qa_window_pct = UNO_QA_WINDOW_PCT_DEF,				\
 	.phantom_md_scale_pct = UNO_PH_SCALE_PCT_DEF,			\
 	.phantom_delay_tol_permille = UNO_PH_TOL_PERMILLE_DEF,		\
 	.delay_floor_us = UNO_DELAY_FLOOR_US_DEF,			\
 	.init_cwnd_bdp_pct = UNO_CWND_PCT_DEF,				\
 	.max_cwnd_bdp_pct = UNO_CWND_PCT_DEF,				\
 	.min_cwnd_segs = UNO_MIN_CWND_SEGS_DEF,				\
+	.min_cwnd_bytes = UNO_MIN_CWND_BYTES_DEF,			\
 	.trend_rule = 1,						\
 	.phantom_md_cumulative = 0,					\
 	.rto_cwnd_cut = 0,						\
@@ -167,6 +176,7 @@ struct uno_ack {
 	u32 acked;		/* bytes newly delivered (cum. + SACK) */
 	s32 rtt_us;		/* RTT of the newest acked packet; <0: none */
 	u32 min_rtt_us;		/* windowed min RTT, or UNO_RTT_NONE */
+	u32 srtt_us;		/* smoothed RTT, 0 if none */
 	u32 sent;		/* bytes ever sent incl. rexmits, mod 2^32 */
 	u32 mss;		/* current segment size */
 	bool ece;		/* the ACK echoes a CE mark */
@@ -257,7 +267,10 @@ static inline u32 uno_epoch_period(const struct uno_params *p,
 	return (u32)uno_max(uno_min(period, UNO_PERIOD_MAX), 1);
 }
 
-/* QA window: qa_period_pct of the base RTT, rounded up to whole us. */
+/*
+ * Quick Adapt's period P, qa_period_pct of the base RTT (the paper's "every
+ * RTT"; 1.05 x base RTT in the artifact), rounded up to whole us.
+ */
 static inline u32 uno_qa_period(const struct uno_params *p, u32 base_rtt_us)
 {
 	u64 period = core_div_u32((u64)base_rtt_us * p->qa_period_pct + 99, 100);
@@ -265,12 +278,67 @@ static inline u32 uno_qa_period(const struct uno_params *p, u32 base_rtt_us)
 	return (u32)uno_min(period, UNO_PERIOD_MAX);
 }
 
+/* The RTT QA's window follows: the smoothed RTT, never below the base RTT. */
+static inline u32 uno_qa_rtt(const struct uno_state *s, const struct uno_ack *a)
+{
+	return (u32)uno_max(s->base_rtt_us, a->srtt_us);
+}
+
+/*
+ * QA's measurement window W = qa_window_pct % of the period of the flow's
+ * current RTT. The paper counts the bytes acked in one period. Where ACKs
+ * arrive in bunches (a host that stalls, interrupt moderation, a VM's
+ * vCPU) one period can miss a bunch that belongs to it and read as an
+ * incast; a longer window averages the bunching out. What QA compares and
+ * cuts to is still the delivery in one period: uno_qa_acked() scales the
+ * window's bytes to P.
+ */
+static inline u32 uno_qa_window(const struct uno_params *p,
+				const struct uno_state *s,
+				const struct uno_ack *a)
+{
+	u64 w = core_div_u32((u64)uno_qa_period(p, uno_qa_rtt(s, a)) *
+			     p->qa_window_pct + 99, 100);
+
+	return (u32)uno_min(w, UNO_PERIOD_MAX);
+}
+
+/*
+ * The bytes acked in the window, scaled to one period of the base RTT:
+ * qa_acked x P / W = qa_acked x base / rtt x 100 / qa_window_pct, in Q32
+ * (base <= rtt and qa_window_pct >= 100, so the factor is <= 1.0). With
+ * srtt at the base RTT and qa_window_pct = 100 it is qa_acked exactly, the
+ * paper's law; with a queue (srtt above base) the longer window sees the
+ * same delivery rate, so the law still reads it per base-RTT period.
+ */
+static inline u64 uno_qa_acked(const struct uno_params *p,
+			       const struct uno_state *s,
+			       const struct uno_ack *a)
+{
+	u64 f = core_div_u64((u64)s->base_rtt_us << 32, uno_qa_rtt(s, a));
+
+	f = core_div_u32(f * 100, p->qa_window_pct);
+	return uno_mul_q32(s->qa_acked, f);
+}
+
+/*
+ * The floor of Uno's own window: min_cwnd_bytes, or min_cwnd_segs segments
+ * if that is 0. TCP cannot send less than a segment per RTT, but a flow's
+ * fair share can be less (a 0.6 ms intra-DC flow among eight at 300 Mbit/s
+ * has 0.75 of a 4 KB segment): the window may go below one segment, and
+ * the pacing rate cwnd / base RTT (uno_pacing_rate()) carries the smaller
+ * rate while snd_cwnd stays at min_cwnd_segs (uno_cwnd_segs()). This is
+ * Swift's cwnd < 1 (Kumar et al., SIGCOMM '20, section 3.5) applied to
+ * Uno; the paper's simulator has no floor below a packet.
+ */
 static inline u64 uno_min_cwnd(const struct uno_params *p, u32 mss)
 {
+	if (p->min_cwnd_bytes)
+		return p->min_cwnd_bytes;
 	return (u64)p->min_cwnd_segs * (mss ? mss : 1);
 }
 
-/* Window cap, never below the floor (a tiny BDP must not stall TCP). */
+/* Window cap, never below the floor (a tiny BDP must not stall a flow). */
 static inline u64 uno_max_cwnd(const struct uno_params *p, u64 bdp, u32 mss)
 {
 	return uno_max(core_div_u32(bdp * p->max_cwnd_bdp_pct, 100),
@@ -282,7 +350,11 @@ static inline u64 uno_cwnd_bytes(const struct uno_state *s)
 	return s->cwnd >> UNO_CWND_SHIFT;
 }
 
-/* Window in segments for snd_cwnd: max(min_cwnd_segs, floor(cwnd / mss)). */
+/*
+ * Window in segments for snd_cwnd: max(min_cwnd_segs, floor(cwnd / mss)).
+ * Below min_cwnd_segs segments only the pacing rate holds the flow to its
+ * window, so a sub-segment window needs pacing on.
+ */
 static inline u32 uno_cwnd_segs(const struct uno_state *s,
 				const struct uno_params *p, u32 mss)
 {
@@ -415,10 +487,11 @@ static inline u32 uno_epoch_end(struct uno_state *s, const struct uno_params *p,
 /*
  * QA window end (Alg. 1 ONQA): if less than beta x cwnd was acked in about
  * one RTT the network is extremely congested (incast, new flows); jump to
- * what was delivered, then stay away from MD and QA for about one RTT:
- * epochs re-arm after one new window has been sent, and QA re-opens on the
- * ACK of the first packet sent after the cut. An application-limited
- * window proves nothing about the network and never cuts (spec 3.6).
+ * what was delivered (per period, uno_qa_acked()), then stay away from MD
+ * and QA for about one RTT: epochs re-arm after one new window has been
+ * sent, and QA re-opens on the ACK of the first packet sent after the cut.
+ * An application-limited window proves nothing about the network and
+ * never cuts (spec 3.6).
  *
  * TCP port: with qa_needs_mark, the window must also have carried an ECN
  * echo. A host that stalls for a few ms (a busy receiver, stretch ACKs, a
@@ -426,17 +499,26 @@ static inline u32 uno_epoch_end(struct uno_state *s, const struct uno_params *p,
  * network congestion comes with marks; the paper's switches mark long
  * before an incast's queue is extreme, so incasts still trigger QA.
  */
+static inline bool uno_qa_fires(const struct uno_state *s,
+				const struct uno_params *p,
+				const struct uno_ack *a, u64 *acked)
+{
+	bool congested = (s->flags & UNO_F_QA_MARKED) || !p->qa_needs_mark;
+
+	if ((s->flags & UNO_F_QA_APPLIM) || !congested)
+		return false;
+	*acked = uno_qa_acked(p, s, a);
+	return *acked * 100 < uno_cwnd_bytes(s) * p->beta_qa_pct;
+}
+
 static inline u32 uno_qa_end(struct uno_state *s, const struct uno_params *p,
 			     const struct uno_ack *a)
 {
-	u64 cwnd = uno_cwnd_bytes(s);
+	u64 acked, cwnd;
 	u32 ev = 0;
 
-	bool congested = (s->flags & UNO_F_QA_MARKED) || !p->qa_needs_mark;
-
-	if (!(s->flags & UNO_F_QA_APPLIM) && congested &&
-	    s->qa_acked * 100 < cwnd * p->beta_qa_pct) {
-		cwnd = uno_max(core_div_u32(s->qa_acked * p->qa_cut_pct, 100),
+	if (uno_qa_fires(s, p, a, &acked)) {
+		cwnd = uno_max(core_div_u32(acked * p->qa_cut_pct, 100),
 			       uno_min_cwnd(p, a->mss));
 		s->cwnd = cwnd << UNO_CWND_SHIFT;
 		s->flags &= ~(UNO_F_EP_ON | UNO_F_QA_ON);
@@ -446,7 +528,7 @@ static inline u32 uno_qa_end(struct uno_state *s, const struct uno_params *p,
 		s->qa_end_ts = a->now_us;
 		ev = UNO_EV_QA;
 	} else {
-		s->qa_end_ts = a->now_us + uno_qa_period(p, s->base_rtt_us);
+		s->qa_end_ts = a->now_us + uno_qa_window(p, s, a);
 	}
 	s->qa_acked = 0;
 	s->flags &= ~(UNO_F_QA_APPLIM | UNO_F_QA_MARKED);
@@ -573,8 +655,7 @@ static inline u32 uno_on_ack(struct uno_state *s, const struct uno_params *p,
 		if (has_tx && uno_after_eq(tx_us, s->qa_end_ts)) {
 			s->flags |= UNO_F_QA_ON;
 			s->flags &= ~(UNO_F_QA_APPLIM | UNO_F_QA_MARKED);
-			s->qa_end_ts = a->now_us +
-				       uno_qa_period(p, s->base_rtt_us);
+			s->qa_end_ts = a->now_us + uno_qa_window(p, s, a);
 			s->qa_acked = 0;
 		}
 	} else if (uno_after_eq(a->now_us, s->qa_end_ts)) {

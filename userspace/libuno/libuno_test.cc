@@ -34,7 +34,7 @@ TEST(Params, TablesFromTheKernelLists)
 		EXPECT_LT(p.name.size(), static_cast<size_t>(UNO_NAME_MAX)) << p.name;
 		(p.cc == "uno" ? n_uno : n_smartt)++;
 	}
-	EXPECT_EQ(n_uno, 20u); // 19 in uno_params + pacing_pct
+	EXPECT_EQ(n_uno, 22u); // 21 in uno_params + pacing_pct
 	EXPECT_EQ(n_smartt, 26u);
 	ASSERT_NE(find_param("uno", "pacing_pct"), nullptr);
 	EXPECT_EQ(find_param("uno", "init_cwnd_bdp_pct")->apply, Apply::New);

@@ -39,6 +39,8 @@ uno_params TestParams()
 
 	p.delay_floor_us = 0;	// spec 9.2: no absolute floor in unit tests
 	p.qa_needs_mark = 0;	// the paper's QA test; the TCP gate has its own
+	p.qa_window_pct = 100;	// the paper's single-period QA window
+	p.min_cwnd_bytes = 0;	// the window floor in whole segments
 	return p;
 }
 
@@ -83,6 +85,11 @@ TEST(uno_core, DefaultsAreTheSpecDefaults)
 	EXPECT_EQ(p.trend_rule, 1u);
 	EXPECT_EQ(p.phantom_md_cumulative, 0u);
 	EXPECT_EQ(p.rto_cwnd_cut, 0u);
+	// the TCP port's departures (Documentation/tcp_uno.rst)
+	EXPECT_EQ(p.qa_window_pct, 200u);
+	EXPECT_EQ(p.min_cwnd_bytes, 64u);
+	EXPECT_EQ(p.min_cwnd_segs, 2u);
+	EXPECT_EQ(p.qa_needs_mark, 1u);
 }
 
 // U9 (first half): the initial window is one BDP, paced at line rate.
@@ -459,6 +466,185 @@ TEST(uno_core, QuickAdaptIgnoresAppLimitedWindow)
 	// the floor (0.96 * 0 < 8192)
 	EXPECT_EQ(OnAck(s, p, Ack(44, 0, 14, true, 12288)), u32(UNO_EV_QA));
 	EXPECT_EQ(s.cwnd, 8192 * kQ8);
+}
+
+// Quick Adapt over a window of W = qa_window_pct % of the period, scaled
+// back to one period. Setup: C = 8 Gbit/s and a base RTT of 1000 us, so
+// BDP = 8000 * 1000 / 8 = 1000000 B; period P = 1050 us. Every ACK is
+// marked (so QA is not gated) and the trace is built by QaTrace() from
+// the ACKs a paced window would bring, one of `chunk` bytes every 100 us
+// from t = 1100, some of them held by a host stall and delivered at once.
+namespace {
+
+constexpr u32 kQaBase = 1000;
+
+uno_params QaParams(u32 window_pct)
+{
+	uno_params p = TestParams();
+
+	p.link_rate_mbps = 8000;
+	p.intra_rtt_us = kQaBase;
+	p.qa_window_pct = window_pct;
+	p.ewma_gain_q16 = 0;		// no MD: E stays 0 in these traces
+	return p;
+}
+
+// Replays ACKs until QA fires or the trace ends; returns the time of the
+// ACK that cut, or 0. Opens QA at t = 1000 with the ACK of the packet sent
+// at 0. ACK k (t = 1100 + 100 k) arrives at stall_end instead when its
+// time falls in [stall_begin, stall_end).
+u32 QaTrace(uno_state &s, const uno_params &p, u32 chunk, u32 srtt,
+	    u32 stall_begin, u32 stall_end, u32 until)
+{
+	uno_init(&s, &p, kMss, kQaBase, 0, 0);
+	uno_ack a = Ack(1000, 4096, kQaBase, true, 4096, kQaBase);
+
+	a.srtt_us = srtt;
+	OnAck(s, p, a);
+	EXPECT_TRUE(s.flags & UNO_F_QA_ON);
+	for (u32 t = 1100; t <= until; t += 100) {
+		a.now_us = t >= stall_begin && t < stall_end ? stall_end : t;
+		a.acked = chunk;
+		a.sent += chunk;
+		if (OnAck(s, p, a) & UNO_EV_QA)
+			return a.now_us;
+	}
+	return 0;
+}
+
+}  // namespace
+
+// The window's length: ceil(ceil(1000 * 105 / 100) * 200 / 100) = 2100
+// us at the default, the period itself (1050) at 100 %, and it follows
+// the smoothed RTT when that is above the base RTT: srtt 2000 us gives
+// ceil(2000 * 1.05) = 2100, * 2 = 4200.
+TEST(uno_core, QuickAdaptWindowFollowsSmoothedRtt)
+{
+	uno_state s;
+
+	QaTrace(s, QaParams(200), 0, 0, 0, 0, 0);
+	EXPECT_EQ(s.qa_end_ts, 1000u + 2100u);
+	QaTrace(s, QaParams(100), 0, 0, 0, 0, 0);
+	EXPECT_EQ(s.qa_end_ts, 1000u + 1050u);
+	QaTrace(s, QaParams(200), 0, 2000, 0, 0, 0);
+	EXPECT_EQ(s.qa_end_ts, 1000u + 4200u);
+	QaTrace(s, QaParams(200), 0, 500, 0, 0, 0);	// below base: base
+	EXPECT_EQ(s.qa_end_ts, 1000u + 2100u);
+}
+
+// A full window (100000 B per 100 us = one BDP per RTT) whose ACKs from
+// t = 1400 are held by a 1.1 ms host stall and arrive together at 2500.
+// One period (the paper) ends on the first ACK of that bunch: it counts
+// 1100..1300 plus that one, 4 x 100000 = 400000 < 0.5 x 1000000, and cuts
+// to 0.96 x 400000 = 384000 although every byte was delivered. Two
+// periods (the default) close at t = 3100 over all 21 ACKs, 2100000 B,
+// scaled by P / W = 1/2 to 1050000 >= 500000: no cut.
+TEST(uno_core, QuickAdaptSurvivesBunchedAcks)
+{
+	uno_state s;
+
+	EXPECT_EQ(QaTrace(s, QaParams(100), 100000, 0, 1400, 2500, 4000), 2500u);
+	EXPECT_EQ(s.cwnd, 384000 * kQ8);
+
+	EXPECT_EQ(QaTrace(s, QaParams(200), 100000, 0, 1400, 2500, 4000), 0u);
+	EXPECT_GE(s.cwnd, 1000000 * kQ8);
+	EXPECT_TRUE(s.flags & UNO_F_QA_ON);
+	EXPECT_EQ(s.qa_end_ts, 3100u + 2100u);	// second window is running
+}
+
+// A real incast: one eighth of the window delivered per RTT (12500 B per
+// 100 us). Both windows fire with about the same cut, the longer one a
+// period later: one period counts 1100..2100, 11 x 12500 = 137500, and
+// cuts to 132000; two periods count 1100..3100, 21 x 12500 = 262500,
+// scaled to 131250, and cut to 126000.
+TEST(uno_core, QuickAdaptWindowStillCatchesIncast)
+{
+	uno_state s;
+
+	EXPECT_EQ(QaTrace(s, QaParams(100), 12500, 0, 0, 0, 4000), 2100u);
+	EXPECT_EQ(s.cwnd, 132000 * kQ8);
+	EXPECT_EQ(QaTrace(s, QaParams(200), 12500, 0, 0, 0, 4000), 3100u);
+	EXPECT_EQ(s.cwnd, 126000 * kQ8);
+}
+
+// With a standing queue the RTT is twice the base RTT and a full window
+// is acked per 2 ms: 50000 B per 100 us. The window (srtt 2000: 4200 us)
+// closes at t = 5200 over 1100..5200, 42 x 50000 = 2100000 B, scaled by
+// base / srtt / 2 = 1/4 to 525000, a rate of 0.525 windows per base-RTT
+// period: just above beta, as the paper's 1.05-base-RTT window reads the
+// same queue (0.525 x cwnd acked in it). No cut; 1/8 of that rate cuts.
+TEST(uno_core, QuickAdaptReadsDeliveryPerBasePeriod)
+{
+	uno_state s;
+
+	EXPECT_EQ(QaTrace(s, QaParams(200), 50000, 2000, 0, 0, 5200), 0u);
+	EXPECT_EQ(s.qa_end_ts, 5200u + 4200u);
+	// 42 x 6250 = 262500 / 4 = 65625 -> 0.96 x = 63000
+	EXPECT_EQ(QaTrace(s, QaParams(200), 6250, 2000, 0, 0, 6000), 5200u);
+	EXPECT_EQ(s.cwnd, 63000 * kQ8);
+}
+
+// Sub-segment windows (the default min_cwnd_bytes = 64): MD at E = 1
+// halves the window below a segment, 175000 -> ... -> 2734.375 B after six
+// cuts, while snd_cwnd stays at 2 segments and the pacing rate carries the
+// window: floor(700000 / 256) = 2734 B per 14 us = 195285714 B/s. The
+// twelfth cut, from 85.45 B (21875 q8) to 42.7 B, stops at the 64 B floor.
+TEST(uno_core, SubSegmentWindowIsPaced)
+{
+	uno_params p = TestParams();
+	uno_state s;
+
+	p.min_cwnd_bytes = UNO_MIN_CWND_BYTES_DEF;
+	p.beta_qa_pct = 0;
+	p.ewma_gain_q16 = 65536;
+	p.trend_rule = 0;
+	uno_init(&s, &p, kMss, kBase, 0, 0);
+	OnAck(s, p, Ack(14, 4096, 28, true, 175000));	// arms
+	u32 t = 100;
+	for (u32 i = 0; i < 6; i++, t += 100)
+		EXPECT_EQ(OnAck(s, p, Ack(t, 4096, 28, true, 175000)),
+			  u32(UNO_EV_EPOCH | UNO_EV_MD));
+	EXPECT_EQ(s.cwnd, 700000u);
+	EXPECT_EQ(uno_cwnd_segs(&s, &p, kMss), 2u);
+	EXPECT_EQ(uno_pacing_rate(&s), 195285714u);
+	for (u32 i = 0; i < 5; i++, t += 100)
+		OnAck(s, p, Ack(t, 4096, 28, true, 175000));
+	EXPECT_EQ(s.cwnd, 21875u);
+	OnAck(s, p, Ack(t, 4096, 28, true, 175000));
+	EXPECT_EQ(s.cwnd, 64 * kQ8);
+	EXPECT_EQ(uno_cwnd_segs(&s, &p, kMss), 2u);
+	EXPECT_EQ(uno_pacing_rate(&s), 4571428u);	// 64 B / 14 us
+}
+
+// Below a segment every ACK carries more than a window, so AI adds one
+// alpha per ACK (Swift's cwnd < 1 rule): 683.59375 B (175000 q8) + 175 B.
+TEST(uno_core, SubSegmentWindowGrowsAlphaPerAck)
+{
+	uno_params p = TestParams();
+	uno_state s;
+
+	p.min_cwnd_bytes = UNO_MIN_CWND_BYTES_DEF;
+	uno_init(&s, &p, kMss, kBase, 0, 0);
+	s.cwnd = 175000;
+	OnAck(s, p, Ack(14, 4096, 14, false, 4096));
+	EXPECT_EQ(s.cwnd, 175000u + 44800u);
+	OnAck(s, p, Ack(15, 4096, 14, false, 8192));
+	EXPECT_EQ(s.cwnd, 175000u + 2 * 44800u);
+}
+
+// Quick Adapt may cut below a segment too: 1000 B acked in a window of the
+// 175000 B initial window -> 960 B, snd_cwnd 2 segments.
+TEST(uno_core, SubSegmentQuickAdaptCut)
+{
+	uno_params p = TestParams();
+	uno_state s;
+
+	p.min_cwnd_bytes = UNO_MIN_CWND_BYTES_DEF;
+	uno_init(&s, &p, kMss, kBase, 0, 0);
+	OnAck(s, p, Ack(14, 4096, 14, false, 4096));
+	EXPECT_EQ(OnAck(s, p, Ack(29, 1000, 14, true, 8192)), u32(UNO_EV_QA));
+	EXPECT_EQ(s.cwnd, 960 * kQ8);
+	EXPECT_EQ(uno_cwnd_segs(&s, &p, kMss), 2u);
 }
 
 // U8: artifact K = 6 x 4096 = 24576. MD gain 4K / (K + BDP) in Q32 is
