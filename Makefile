@@ -4,6 +4,7 @@
 #   make            kernel modules, BPF objects and user space
 #   make check      install what is missing, build, run unit and VM tests
 #   make demo       the dumbbell demo in the VM
+#   make bench      instructions per ACK of the control laws (callgrind)
 #   make vmtest T=name   one VM test (or a glob); make vm-shell: a shell in the VM
 #   make install    modules, tc plugin, unoctl/unod, unit, man pages, example
 #                   config (DESTDIR, PREFIX honoured)
@@ -30,7 +31,7 @@ MANDIR ?= $(PREFIX)/share/man
 MAN_SRCS := $(wildcard Documentation/man/*.rst)
 MAN_PAGES := $(patsubst Documentation/man/%.rst,$(BUILD)/man/%,$(MAN_SRCS))
 
-.PHONY: all deps modules bpf userspace man unit eval vmtest vm-shell check demo install clean
+.PHONY: all deps modules bpf userspace man unit bench eval vmtest vm-shell check demo install clean
 
 all: modules bpf userspace man
 
@@ -75,10 +76,16 @@ demo:
 	@$(MAKE) --no-print-directory all >/dev/null
 	@scripts/demo.sh
 
+# Instructions per ACK of the control laws, callgrind on fixed traces
+# (Documentation/benchmarks.rst): build/bench/cc_cost.json and a table.
+bench:
+	@BUILD_DIR=$(BUILD)/userspace scripts/bench_cost.sh
+
 # The evaluation (about 45 min): S="N6 S11.5" runs some scenarios only.
 eval:
 	@scripts/install-deps.sh
 	@$(MAKE) --no-print-directory all >/dev/null
+	@BUILD_DIR=$(BUILD)/userspace scripts/bench_cost.sh
 	@KVER=$(KVER) S="$(S)" scripts/eval.sh
 
 # Modules, the tc plugin, binaries, the systemd unit, man pages and an example
