@@ -21,6 +21,8 @@
 #   TB_MTU      MTU of every link (default 4000: see DESIGN.md §3)
 #   TB_WAN_RTT  WAN round-trip delay in ms added by netem (default 10)
 #   TB_PREFIX   namespace name prefix (default "uno-")
+#   TB_PACING   how senders pace: fq, tcp or off (tb_pacing; default fq,
+#               or UNO_EVAL_PACING)
 
 KSFT_PASS=0
 KSFT_FAIL=1
@@ -29,6 +31,7 @@ KSFT_SKIP=4
 TB_MTU=${TB_MTU:-4000}
 TB_WAN_RTT=${TB_WAN_RTT:-10}
 TB_PREFIX=${TB_PREFIX:-uno-}
+TB_PACING=${TB_PACING:-${UNO_EVAL_PACING:-fq}}
 OUT_DIR=${OUT_DIR:-$(pwd)/out}
 TB_RUN=${TB_RUN:-/tmp/testbed.$$}
 
@@ -294,19 +297,41 @@ tb_need_cc() {
 # min RTT of a loaded path swings from 40 us to several ms with host
 # scheduling, so tests pass the mean idle RTT (tb_base_rtts); that noise is
 # also uno's delay floor, the RTT excess it still counts as "no physical
-# queue" (20 us suits real veth hosts, not an emulated one). TCP's internal
-# pacing is off (an hrtimer per burst costs ~5 % of the rate under TCG; the
-# window clocks the flows, as for DCTCP). Loads the modules.
+# queue" (20 us suits real veth hosts, not an emulated one). The senders
+# pace as TB_PACING says (tb_pacing). Loads the modules.
 tb_cc_profile() {
 	tb_need_cc uno
 	tb_need_cc smartt
 	tb_set_param tcp_uno link_rate_mbps "$1"
 	tb_set_param tcp_uno intra_rtt_us "$2"
-	tb_set_param tcp_uno pacing_pct 0
 	tb_set_param tcp_uno delay_floor_us "$2"
 	tb_set_param tcp_smartt link_rate_mbps "$1"
 	tb_set_param tcp_smartt base_rtt_floor_us "$2"
-	tb_set_param tcp_smartt pacing_gain 0
+	tb_pacing
+}
+
+# tb_pacing: how the senders pace, TB_PACING:
+#   fq   (default) fq on every sender's egress enforces the departure
+#        times TCP stamps from sk_pacing_rate (EDT): one qdisc timer per
+#        host, as a NIC paces;
+#   tcp  TCP's internal pacing, an hrtimer per socket and burst;
+#   off  uno and smartt do not set a pacing rate; their windows alone
+#        clock the flows (windows below a segment are then not enforced).
+# Linux's own CCs set sk_pacing_rate too (bbr always, the others at twice
+# their rate); fq applies it to every variant alike.
+tb_pacing() {
+	case "$TB_PACING" in
+	fq)
+		for _ns in $(tb_senders); do
+			tb_exec "$_ns" $TC qdisc replace dev eth0 root fq ||
+				tb_die "fq on $_ns"
+		done ;;
+	tcp) ;;
+	off)
+		tb_set_param tcp_uno pacing_pct 0
+		tb_set_param tcp_smartt pacing_gain 0 ;;
+	*) tb_die "TB_PACING '$TB_PACING': fq, tcp or off" ;;
+	esac
 }
 
 # tb_intra_rtt_us: the mean idle intra-DC RTT tb_base_rtts measured, in us.
