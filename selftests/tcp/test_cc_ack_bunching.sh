@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Quick Adapt under ACK bunching. One inter-DC flow (WAN RTT 10 ms) through
+# uno's port (the phantom queue), first with a quiet ACK path, then with
+# the receiver's ACKs held and released together every SLOT_MS (netem
+# slot on its egress): the bunching a stalled host, interrupt moderation
+# or a VM's vCPU makes, here deterministic. A Quick Adapt window that ends
+# on the first ACK of a bunch reads a delivered window as an incast; uno
+# measures over two periods (qa_window_pct=200) so that it does not.
+# Bunched, uno keeps >= 0.9 x its quiet utilisation and does at least as
+# well as dctcp in the same run. uno-qa1, the paper's single-period window
+# (qa_window_pct=100), runs alongside for comparison, unchecked.
+# uno-timeout: 420
+. "$(dirname "$0")/../lib/testbed.sh"
+. "$(dirname "$0")/../eval/lib_eval.sh"
+
+SLOT_MS=${SLOT_MS:-4}
+WINDOW=$(ev_pick 6 15)
+
+tb_dumbbell 1 1	# h1 only measures the intra-DC RTT
+ev_init ACKBUNCH
+warmup=$(tb_calc "50 * $EV_INTER_US / 1e6")
+
+# run PHASE VARIANT [NAME]: the flow of VARIANT, measured, as NAME-PHASE
+# (NAME defaults to VARIANT).
+run() {
+	ev_begin "$2" "${3:-$2}-$1"
+	if [ "$1" = bunched ]; then
+		tb_exec rcv $TC qdisc replace dev eth0 root netem \
+			slot "${SLOT_MS}ms" "${SLOT_MS}ms" limit 100000 ||
+			tb_die "netem slot on the receiver"
+	fi
+	ev_long_flows "$warmup" "$WINDOW" w1
+	tb_exec rcv $TC qdisc del dev eth0 root 2>/dev/null
+	ev_end
+}
+
+util() { jq .metrics.utilisation "$TB_RUN/ev-$1.json"; }
+
+for phase in quiet bunched; do
+	for v in uno dctcp; do
+		run $phase $v
+	done
+	tb_set_param tcp_uno qa_window_pct 100
+	run $phase uno uno-qa1
+	tb_set_param tcp_uno qa_window_pct 200
+done
+
+EV_LABEL=uno-bunched
+ev_check bunched_over_quiet "$(tb_calc "$(util uno-bunched) / $(util uno-quiet)")" ">=" 0.9
+ev_check bunched_over_dctcp "$(tb_calc "$(util uno-bunched) / $(util dctcp-bunched)")" ">=" 1
+ev_finish "One inter-DC flow, ACKs released every $SLOT_MS ms (netem slot) or not, ${WINDOW} s." \
+	'[{"metric":"utilisation","paper":"(TCP port) no Quick Adapt cut from bunched ACKs","ours":"bunched >= 0.9 x quiet, >= dctcp"}]' \
+	'[["utilisation","utilisation"],["uno_qa_cuts","uno QA cuts"],["uno_md_cuts","uno MDs"],
+	  ["backlog_p99_bytes","p99 queue B"],["marks","marks"]]'
