@@ -11,6 +11,8 @@
 #   uno-nophantom  tcp_uno, RED-style marking on the real queue
 #   smartt dctcp cubic bbr
 #                  that CC, RED-style marking on the real queue
+#   smartt-nscc    tcp_smartt in Ultra Ethernet NSCC mode (mode=1), RED-
+#                  style marking on the real queue
 #   dctcp+bbr      dctcp intra-DC and bbr inter-DC: the paper's
 #                  MPRDMA+BBR baseline with Linux stand-ins (uno.md 7.3)
 #
@@ -47,6 +49,7 @@ ev_variants() {
 ev_cc() {
 	case "$1" in
 	uno-*) echo uno ;;
+	smartt-*) echo smartt ;;
 	dctcp+bbr) [ "$2" = inter ] && echo bbr || echo dctcp ;;
 	*) echo "$1" ;;
 	esac
@@ -99,6 +102,10 @@ ev_begin() {
 	EV_LABEL=${2:-$1}
 	echo "$EV_LABEL" >> "$TB_RUN/ev_variants"
 	ev_port "$1"
+	case "$1" in
+	smartt) tb_set_param tcp_smartt mode 0 ;;
+	smartt-nscc) tb_set_param tcp_smartt mode 1 ;;
+	esac
 	tb_receiver_cc "$(ev_cc "$1" intra)"
 	read -r EV_T0 _ < /proc/uptime
 	: > "$TB_RUN/metrics"
@@ -348,6 +355,7 @@ ev_sized_flows() {
 		ev_flow_spec "$_ns" $_cls "$_size" 0
 	done > "$TB_RUN/specs"
 	read -r _t0 _ < /proc/uptime
+	EV_FLOWS_T0=$_t0
 	ev_unoperf "$TB_RUN/specs" 120
 	read -r _t1 _ < /proc/uptime
 	ev_rates "$_t0" "$_t1" > "$TB_RUN/rates.json"
@@ -363,6 +371,26 @@ ev_sized_flows() {
 	ev_metric fct_spread "$(jq --argjson i "$EV_IDEAL_MS" '[.[] | select(.ok) | .fct_us] |
 		if length > 0 then (max - min) / 1000 / $i else null end' "$_f")"
 	ev_metric jain "$(jq "$EV_JAIN"' [.[] | select(.ok) | .size / .fct_us] | jain' "$_f")"
+}
+
+# ev_window_util FROM_S TO_S: the port's utilisation by the flows of
+# ev_sized_flows between FROM and TO seconds after they started: the bytes
+# every connection received between the first and the last sample of
+# ev_rx_sampler in that window, over the time between those samples. One
+# common window for all flows; a flow that ends inside it counts until its
+# last sample.
+ev_window_util() {
+	awk -v a="$(tb_calc "$EV_FLOWS_T0 + $1")" -v b="$(tb_calc "$EV_FLOWS_T0 + $2")" \
+		-v rate=$EV_RATE '$1 >= a && $1 <= b {
+		if (!($2 in first)) first[$2] = $3
+		last[$2] = $3
+		if (t0 == "" || $1 < t0) t0 = $1
+		if ($1 > t1) t1 = $1
+	}
+	END {
+		for (p in first) bytes += last[p] - first[p]
+		print (t1 > t0) ? bytes * 8 / (t1 - t0) / 1e6 / rate : "null"
+	}' "$TB_RUN/rx.log"
 }
 
 # ev_by_time: the rates of ev_rates regrouped by sample time, on stdout as
@@ -424,7 +452,7 @@ ev_incast() {
 	_name=$1 _size=$2 _bound=$3 _desc=$4
 	shift 4
 	ev_init "$_name"
-	for _v in $(ev_variants $(ev_pick "uno" "uno uno-nophantom smartt dctcp cubic bbr")); do
+	for _v in $(ev_variants $(ev_pick "uno" "uno uno-nophantom smartt smartt-nscc dctcp cubic bbr")); do
 		ev_begin "$_v"
 		ev_sized_flows "$_size" "$@"
 		ev_end

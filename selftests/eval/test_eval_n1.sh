@@ -12,7 +12,7 @@ WINDOW=$(ev_pick 5 10)
 
 tb_dumbbell 1 0
 ev_init N1
-for v in $(ev_variants $(ev_pick "uno" "uno uno-nophantom smartt dctcp cubic bbr")); do
+for v in $(ev_variants $(ev_pick "uno" "uno uno-nophantom smartt smartt-nscc dctcp cubic bbr")); do
 	ev_begin "$v"
 	ev_long_flows 1 "$WINDOW" h1
 	ev_end

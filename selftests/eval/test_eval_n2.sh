@@ -13,7 +13,7 @@ WINDOW=$(ev_pick 5 10)
 tb_dumbbell 1 1	# h1 only measures the intra-DC RTT
 ev_init N2
 warmup=$(tb_calc "50 * $EV_INTER_US / 1e6")
-for v in $(ev_variants $(ev_pick "uno" "uno uno-nophantom smartt dctcp cubic bbr")); do
+for v in $(ev_variants $(ev_pick "uno" "uno uno-nophantom smartt smartt-nscc dctcp cubic bbr")); do
 	ev_begin "$v"
 	ev_long_flows "$warmup" "$WINDOW" w1
 	ev_end

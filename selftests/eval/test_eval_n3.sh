@@ -24,7 +24,7 @@ ev_init N3
 awk -v n=$RPCS 'BEGIN { srand(4); for (i = 0; i < n; i++) print 4000 + int(rand() * 12001) }' \
 	> "$TB_RUN/rpc-sizes"
 for v in $(ev_variants $(ev_pick "uno-nophantom uno" \
-		"uno uno-nophantom smartt dctcp cubic bbr")); do
+		"uno uno-nophantom smartt smartt-nscc dctcp cubic bbr")); do
 	ev_begin "$v"
 	awk -v gap=$GAP_US '{ print (NR - 1) * gap, $1 }' "$TB_RUN/rpc-sizes" |
 		while read -r start size; do

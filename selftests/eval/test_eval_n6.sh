@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # N6 (uno.md 8.3, the paper's Fig. 3): four intra-DC and four inter-DC flows
 # (WAN RTT 10 ms) start together into one receiver. From 100 inter-DC RTTs
-# after the start until the first flow ends, uno's flows share fairly
+# after the start until the first flow ends (the window for every metric
+# but the FCT, the queue's percentiles included), uno's flows share fairly
 # whatever their RTT: Jain's index of the flows' rates, each averaged over
 # one sampling interval (25 inter-DC RTTs: ss under TCG cannot sample
 # every 10), is >= 0.9 on average, and the mean intra-DC rate over the mean
 # inter-DC rate lies in [0.75, 1.35]; the last flow ends within 1.25 x the
-# ideal time.
+# ideal time. smartt-nscc's intra:inter lies in [0.67, 1.5].
 # uno-timeout: 900
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
@@ -17,7 +18,7 @@ SIZE=$(ev_pick 12000000 40000000)
 tb_dumbbell 4 4
 ev_init N6
 skip_s=$(tb_calc "100 * $EV_INTER_US / 1e6")
-for v in $(ev_variants $(ev_pick "uno" "uno uno-nophantom smartt dctcp cubic bbr dctcp+bbr")); do
+for v in $(ev_variants $(ev_pick "uno smartt-nscc" "uno uno-nophantom smartt smartt-nscc dctcp cubic bbr dctcp+bbr")); do
 	ev_begin "$v"
 	ev_sized_flows $SIZE h1 h2 h3 h4 w1 w2 w3 w4
 	# The window: from skip_s after the start to the first flow's end.
@@ -38,9 +39,19 @@ for v in $(ev_variants $(ev_pick "uno" "uno uno-nophantom smartt dctcp cubic bbr
 	for k in jain_mean intra_over_inter intra_mbps inter_mbps samples; do
 		ev_metric $k "$(jq ".$k" "$TB_RUN/fair.json")"
 	done
+	ev_metric window_from_s "$skip_s"
+	ev_metric window_to_s "$end_s"
+	ev_metric utilisation "$(ev_window_util "$skip_s" "$end_s")"
+	# The queue over the same window, not the line-rate start's overshoot.
+	EV_W0=$(tb_calc "$EV_FLOWS_T0 + $skip_s") EV_W1=$(tb_calc "$EV_FLOWS_T0 + $end_s")
 	ev_end
-	[ "$v" = uno ] || continue
 	m=$TB_RUN/ev-$v.json
+	if [ "$v" = smartt-nscc ]; then
+		# NSCC's network-wide target delay (uec.cpp) makes it RTT-fair.
+		ev_claim intra_over_inter "$(jq .metrics.intra_over_inter "$m")" ">=" 0.67
+		ev_claim intra_over_inter_upper "$(jq .metrics.intra_over_inter "$m")" "<=" 1.5
+	fi
+	[ "$v" = uno ] || continue
 	ev_check flows_completed "$(jq .metrics.flows_completed "$m")" "==" 8
 	ev_claim window_samples "$(jq .metrics.samples "$m")" ">=" 4
 	ev_claim jain_mean "$(jq .metrics.jain_mean "$m")" ">=" 0.9
@@ -50,8 +61,8 @@ for v in $(ev_variants $(ev_pick "uno" "uno uno-nophantom smartt dctcp cubic bbr
 done
 ev_finish "4 intra-DC + 4 inter-DC flows of $SIZE B start together into one receiver." \
 	'[{"metric":"jain_mean","paper":"converges to fair share fast (Fig. 3); MPRDMA+BBR never fair","ours":">= 0.9"},
-	  {"metric":"intra_over_inter","paper":"equal rates","ours":"[0.75, 1.35]"},
+	  {"metric":"intra_over_inter","paper":"equal rates","ours":"[0.75, 1.35]; smartt-nscc [0.67, 1.5]"},
 	  {"metric":"fct_over_ideal","paper":"near-ideal (Fig. 8)","ours":"<= 1.25"}]' \
-	'[["intra_mbps","intra Mbit/s"],["inter_mbps","inter Mbit/s"],["jain_mean","Jain"],
+	'[["intra_mbps","intra Mbit/s"],["inter_mbps","inter Mbit/s"],["utilisation","utilisation"],["jain_mean","Jain"],
 	  ["intra_over_inter","intra/inter"],["fct_over_ideal","last FCT / ideal"],
 	  ["backlog_p99_bytes","p99 queue B"],["marks","marks"],["drops","drops"]]'

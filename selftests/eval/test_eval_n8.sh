@@ -30,7 +30,7 @@ for r in $RATIOS; do
 	EV_INTER_US=$(tb_calc "int($r * $EV_INTRA_US)")
 	EV_PQ_SIZE=$((EV_C / 1000 * EV_INTER_US / 1000))
 	for v in $(ev_variants $(ev_pick "uno dctcp+bbr" \
-			"uno uno-nophantom smartt dctcp+bbr cubic bbr")); do
+			"uno uno-nophantom smartt smartt-nscc dctcp+bbr cubic bbr")); do
 		ev_begin "$v" "$v@$r"
 		ev_mix 0.4 "$DURATION_MS" 1
 		ev_metric rtt_ratio "$r"

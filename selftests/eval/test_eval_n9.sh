@@ -18,7 +18,7 @@ ev_init N9
 for load in $LOADS; do
 	pct=$(tb_calc "$load * 100")
 	for v in $(ev_variants $(ev_pick "uno dctcp+bbr" \
-			"uno uno-nophantom smartt dctcp+bbr dctcp cubic bbr")); do
+			"uno uno-nophantom smartt smartt-nscc dctcp+bbr dctcp cubic bbr")); do
 		ev_begin "$v" "$v@$pct%"
 		ev_mix "$load" "$DURATION_MS" 1
 		ev_end

@@ -12,7 +12,7 @@
 tb_dumbbell 8 0
 ev_init S11.3
 BDP=$((EV_C / 1000 * EV_INTRA_US / 1000))
-for v in $(ev_variants $(ev_pick "smartt" "uno uno-nophantom smartt dctcp cubic bbr")); do
+for v in $(ev_variants $(ev_pick "smartt" "uno uno-nophantom smartt smartt-nscc dctcp cubic bbr")); do
 	ev_begin "$v"
 	ev_sized_flows $((BDP * 64)) h1 h2 h3 h4 h5 h6 h7 h8
 	for f in metrics flows.json rates.json; do mv "$TB_RUN/$f" "$TB_RUN/large-$f"; done

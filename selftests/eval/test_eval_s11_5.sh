@@ -17,7 +17,7 @@ OVERLAP=$(ev_pick 6 12)
 tb_dumbbell 2 0
 ev_init S11.5
 ev_rx_sampler
-for v in $(ev_variants $(ev_pick "smartt" "uno uno-nophantom smartt dctcp cubic bbr")); do
+for v in $(ev_variants $(ev_pick "smartt" "uno uno-nophantom smartt smartt-nscc dctcp cubic bbr")); do
 	ev_begin "$v"
 	cc=$(ev_cc "$v" intra)
 	tb_flow h1 "$cc" $((ALONE + OVERLAP + 2)) > /dev/null

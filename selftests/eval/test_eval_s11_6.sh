@@ -16,7 +16,7 @@ T=3
 tb_dumbbell 4 0
 ev_init S11.6
 ev_rx_sampler
-for v in $(ev_variants $(ev_pick "smartt" "uno uno-nophantom smartt dctcp cubic bbr")); do
+for v in $(ev_variants $(ev_pick "smartt" "uno uno-nophantom smartt smartt-nscc dctcp cubic bbr")); do
 	ev_begin "$v"
 	cc=$(ev_cc "$v" intra)
 	# Flow i runs from (i - 1) T to (8 - i) T.

@@ -20,7 +20,7 @@ for i in 1 2; do
 		tb_die "netem on h$i"
 done
 tb_base_rtts
-for v in $(ev_variants $(ev_pick "smartt" "uno uno-nophantom smartt dctcp cubic bbr")); do
+for v in $(ev_variants $(ev_pick "smartt" "uno uno-nophantom smartt smartt-nscc dctcp cubic bbr")); do
 	ev_begin "$v"
 	ev_long_flows 2 "$WINDOW" h1 h2
 	ev_metric rtt_1ms_over_3ms "$(jq '.[0].goodput_mbps / (.[1].goodput_mbps + 1e-9)' "$TB_RUN/flows.json")"
