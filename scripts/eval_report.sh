@@ -45,24 +45,40 @@ claims() {
 	jq -r '.claims[] | "* `\(.metric)`: paper: \(.paper); our bound: \(.ours)."' "$1"
 }
 
-# plot_rates FILE NAME: per-flow throughput over time, a panel per variant.
+# plot_rates FILE NAME: per-flow throughput over time, a panel per variant,
+# all on one scale: intra-DC flows in blues, inter-DC flows in reds, the
+# fair share C / flows dashed, the measurement window (window_from_s,
+# window_to_s, when the scenario has one) between grey lines.
 plot_rates() {
-	local f=$1 name=$2 vs n i=0 cmds=""
+	local f=$1 name=$2 vs n i=0 cmds="" rate
 	vs=$(jq -r '.variants | to_entries[] | select((.value.rates | length) > 0) | .key' "$f")
 	[ -n "$vs" ] || return 0
 	n=$(echo "$vs" | wc -l)
+	rate=$(jq .rate_mbps "$f")
 	for v in $vs; do
 		i=$((i + 1))
 		jq -r --arg v "$v" '.variants[$v].rates[] | "# \(.ns) \(.class)", (.series[] | "\(.[0]) \(.[1])"), "", ""' \
 			"$f" > "$tmp/$name-$i.dat"
-		local k=0 parts=""
-		for ns in $(jq -r --arg v "$v" '.variants[$v].rates[].ns' "$f"); do
-			parts="$parts${parts:+, }'$tmp/$name-$i.dat' index $k with lines title '$ns'"
+		local k=0 parts="" ns cls color nflows win
+		nflows=$(jq --arg v "$v" '.variants[$v].rates | length' "$f")
+		while read -r ns cls; do
+			case $cls in
+			inter) color=$(echo "#b2182b #d6604d #f4a582 #ef3b2c #99000d" | cut -d' ' -f$((k % 5 + 1))) ;;
+			*) color=$(echo "#2166ac #4393c3 #92c5de #08519c #6baed6" | cut -d' ' -f$((k % 5 + 1))) ;;
+			esac
+			parts="$parts${parts:+, }'$tmp/$name-$i.dat' index $k with lines lw 1.5 lc rgb '$color' title '$ns ($cls)'"
 			k=$((k + 1))
-		done
+		done <<-EOF
+		$(jq -r --arg v "$v" '.variants[$v].rates[] | "\(.ns) \(.class)"' "$f")
+		EOF
+		win=$(jq -r --arg v "$v" '.variants[$v].metrics | select(.window_from_s != null and .window_to_s != null) |
+			"set arrow 1 from \(.window_from_s), graph 0 to \(.window_from_s), graph 1 nohead lc rgb \"#888888\"; " +
+			"set arrow 2 from \(.window_to_s), graph 0 to \(.window_to_s), graph 1 nohead lc rgb \"#888888\""' "$f")
 		cmds="$cmds
+unset arrow
+$win
 set title '$v'
-plot $parts"
+plot $parts, $rate / $nflows with lines dt 2 lc rgb '#333333' title 'fair share'"
 	done
 	gnuplot <<-EOF
 	set terminal pngcairo noenhanced size 900,$((220 * n)) font ',9'
@@ -70,6 +86,7 @@ plot $parts"
 	set multiplot layout $n,1
 	set xlabel 'time (s)'
 	set ylabel 'Mbit/s'
+	set yrange [0:$rate]
 	set key outside right
 	$cmds
 	unset multiplot
