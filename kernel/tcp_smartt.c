@@ -27,6 +27,13 @@
  *    rs->losses) stand in for NACKs when trimming=1; with trimming=0 only
  *    the RTO counts, and QuickAdapt is armed by RTT instead.
  *  - An RTO (CA_EVENT_LOSS) is one MSS timing out.
+ *  - mode=1 runs NSCC, Ultra Ethernet's version of the law
+ *    (core/nscc_core.h), on the same state; a flow keeps the law it
+ *    started with.
+ *  - The core's window may be smaller than min_cwnd segments (down to
+ *    min_cwnd_bytes): snd_cwnd stays at min_cwnd and the pacing rate,
+ *    window / base RTT, carries the smaller window. Unpaced
+ *    (pacing_gain=0), nothing enforces it.
  *  - If the peer refuses ECN the socket falls back to "smartt-noecn", the
  *    same law without ECT, as dctcp falls back to "dctcp-reno".
  *
@@ -41,6 +48,7 @@
 #include <net/tcp.h>
 
 #include "smartt_core.h"
+#include "nscc_core.h"
 #include "uno_ecn.h"
 #include "uno_nl.h"
 #include "tcp_smartt_params.h"
@@ -88,18 +96,27 @@ static u32 smartt_tcp_bytes(u32 pkts, u32 mss)
 	return (u32)min_t(u64, (u64)pkts * mss, U32_MAX);
 }
 
-/* Apply the byte window: floor to whole segments, never more than ours. */
+static bool smartt_tcp_nscc(const struct smartt *ca)
+{
+	return ca->st.flags & SMARTT_F_NSCC;
+}
+
+/*
+ * Apply the byte window: whole segments, at least min_cwnd of them, never
+ * more than snd_cwnd_clamp. A window under min_cwnd segments is left to
+ * the pacing rate, which is computed from the byte window.
+ */
 static void smartt_tcp_apply(struct sock *sk, const struct smartt *ca)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	unsigned long max_rate = READ_ONCE(sk->sk_max_pacing_rate);
-	u32 segs;
+	u32 segs, lo = max(READ_ONCE(smartt_conf.min_cwnd), 1U);
 	u64 rate;
 
 	if (!ca->st.cwnd)	/* no base RTT yet: the stack's IW stands */
 		return;
-	segs = ca->st.cwnd / max(tp->mss_cache, 1U);
-	tcp_snd_cwnd_set(tp, clamp(segs, 1U, max(tp->snd_cwnd_clamp, 1U)));
+	segs = max(ca->st.cwnd / max(tp->mss_cache, 1U), lo);
+	tcp_snd_cwnd_set(tp, min(segs, max(tp->snd_cwnd_clamp, 1U)));
 
 	rate = smartt_pacing_rate(&ca->st, &smartt_conf);
 	WRITE_ONCE(sk->sk_pacing_rate,
@@ -113,8 +130,12 @@ static void smartt_tcp_init(struct sock *sk)
 	u32 min_rtt = tcp_min_rtt(tp);
 
 	/* The handshake's RTT, when it gave one, is the first base RTT. */
-	smartt_init(&ca->st, &smartt_conf, tp->mss_cache,
-		    min_rtt == ~0U ? 0 : min_rtt);
+	if (READ_ONCE(smartt_conf.mode) == SMARTT_MODE_NSCC)
+		nscc_init(&ca->st, &smartt_conf, tp->mss_cache,
+			  min_rtt == ~0U ? 0 : min_rtt);
+	else
+		smartt_init(&ca->st, &smartt_conf, tp->mss_cache,
+			    min_rtt == ~0U ? 0 : min_rtt);
 	uno_ecn_rx_init(sk, &ca->ecn_rx);
 	ca->quick_adapts = 0;
 	ca->decreases = 0;
@@ -177,15 +198,22 @@ static void smartt_tcp_cong_control(struct sock *sk,
 	 * window this ACK would otherwise have closed, one trtt sooner.
 	 */
 	if (rs->losses > 0 && READ_ONCE(smartt_conf.trimming)) {
-		act = smartt_on_nack(&ca->st, &smartt_conf, now,
-				     smartt_tcp_bytes(rs->losses, mss),
-				     inflight);
+		u32 lost = smartt_tcp_bytes(rs->losses, mss);
+
+		act = smartt_tcp_nscc(ca) ?
+		      nscc_on_nack(&ca->st, &smartt_conf, now, lost, inflight) :
+		      smartt_on_nack(&ca->st, &smartt_conf, now, lost, inflight);
 		smartt_tcp_count(ca, act);
 	}
 	if (rs->acked_sacked) {
-		act = smartt_on_ack(&ca->st, &smartt_conf, now,
-				    smartt_tcp_bytes(rs->acked_sacked, mss),
-				    smartt_tcp_rtt(rs), ca->ece, inflight);
+		u32 size = smartt_tcp_bytes(rs->acked_sacked, mss);
+		s32 rtt = smartt_tcp_rtt(rs);
+
+		act = smartt_tcp_nscc(ca) ?
+		      nscc_on_ack(&ca->st, &smartt_conf, now, size, rtt,
+				  ca->ece, inflight) :
+		      smartt_on_ack(&ca->st, &smartt_conf, now, size, rtt,
+				    ca->ece, inflight);
 		smartt_tcp_count(ca, act);
 	}
 	smartt_tcp_apply(sk, ca);
@@ -214,7 +242,12 @@ static void smartt_tcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		 * snd_cwnd to in-flight + 1 until the next ACK, whose
 		 * cong_control applies the window this leaves.
 		 */
-		smartt_on_timeout(&ca->st, &smartt_conf, tcp_sk(sk)->mss_cache);
+		if (smartt_tcp_nscc(ca))
+			nscc_on_timeout(&ca->st, &smartt_conf,
+					tcp_sk(sk)->mss_cache);
+		else
+			smartt_on_timeout(&ca->st, &smartt_conf,
+					  tcp_sk(sk)->mss_cache);
 		break;
 	default:
 		/* No restart after idle: the window is kept (spec [D] 26). */
@@ -246,6 +279,7 @@ static size_t smartt_tcp_get_info(struct sock *sk, u32 ext, int *attr,
 	struct tcp_smartt_info *si = (struct tcp_smartt_info *)info;
 	u32 flags = TCP_SMARTT_ENABLED;
 	u8 st_flags = READ_ONCE(ca->st.flags);
+	u32 avg = READ_ONCE(ca->st.avg_rtt) >> SMARTT_RTT_SHIFT;
 
 	if (!(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
 		return 0;
@@ -260,11 +294,15 @@ static size_t smartt_tcp_get_info(struct sock *sk, u32 ext, int *attr,
 		flags |= TCP_SMARTT_ECN;
 	if (READ_ONCE(ca->ecn_rx.ce_state))
 		flags |= TCP_SMARTT_CE;
+	if (st_flags & SMARTT_F_NSCC) {
+		flags |= TCP_SMARTT_NSCC;
+		avg += READ_ONCE(ca->st.brtt);	/* avg_rtt is the delay */
+	}
 
 	memset(si, 0, sizeof(*si));
 	si->smartt_flags = flags;
 	si->smartt_cwnd = READ_ONCE(ca->st.cwnd);
-	si->smartt_avg_rtt = READ_ONCE(ca->st.avg_rtt) >> SMARTT_RTT_SHIFT;
+	si->smartt_avg_rtt = avg;
 	si->smartt_base_rtt = READ_ONCE(ca->st.brtt);
 	si->smartt_quick_adapts = READ_ONCE(ca->quick_adapts);
 	si->smartt_decreases = READ_ONCE(ca->decreases);
@@ -323,4 +361,4 @@ module_exit(smartt_unregister);
 
 MODULE_AUTHOR("Uno for Linux developers");
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("SMaRTT congestion control (ECN x delay window, QuickAdapt, FastIncrease)");
+MODULE_DESCRIPTION("SMaRTT / UEC NSCC congestion control (ECN x delay window, QuickAdapt, FastIncrease)");

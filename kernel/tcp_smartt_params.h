@@ -48,7 +48,9 @@
 	P(qa_notrim_acked, smartt_conf.qa_notrim_acked, 0, 1024, UNO_APPLY_ACK,	\
 	  "trimming=0: ... if fewer bytes than this x max window were delivered, Q10 (default 128 = 1/8, 0-1024)") \
 	P(min_cwnd, smartt_conf.min_cwnd, 1, 1024, UNO_APPLY_ACK,	\
-	  "window floor, MSS; the paper's 1 meets the delayed-ACK timer (default 2, 1-1024)") \
+	  "snd_cwnd floor, MSS, and the window floor if min_cwnd_bytes is 0; the paper's 1 meets the delayed-ACK timer (default 2, 1-1024)") \
+	P(min_cwnd_bytes, smartt_conf.min_cwnd_bytes, 0, SMARTT_MIN_CWND_BYTES_MAX, UNO_APPLY_ACK,	\
+	  "window floor, bytes; below min_cwnd MSS only the pacing rate enforces it; 0: min_cwnd MSS (default 64, 0-1048576)") \
 	P(max_cwnd, smartt_conf.max_cwnd, 1, 16384, UNO_APPLY_ACK,	\
 	  "window ceiling in BDPs, Q10 (default 1536 = 1.5, 1-16384)") \
 	P(init_cwnd, smartt_conf.init_cwnd, 1, 16384, UNO_APPLY_NEW,	\
@@ -64,6 +66,10 @@
 	P(pacing_gain, smartt_conf.pacing_gain, 0, 8192, UNO_APPLY_ACK,	\
 	  "pacing rate in windows per base RTT, Q10; 0: do not pace (default 1280 = 1.25, 0-8192)") \
 	P(trimming, smartt_conf.trimming, 0, 1, UNO_APPLY_ACK,	\
-	  "1: losses found by SACK/RACK act as trim NACKs; 0: RTOs only, QuickAdapt armed by RTT (default 1, 0-1)")
+	  "1: losses found by SACK/RACK act as trim NACKs; 0: RTOs only, QuickAdapt armed by RTT (default 1, 0-1)") \
+	P(mode, smartt_conf.mode, SMARTT_MODE_SMARTT, SMARTT_MODE_NSCC, UNO_APPLY_NEW,	\
+	  "law of new connections: 0 SMaRTT (the paper), 1 NSCC (Ultra Ethernet) (default 0, 0-1)") \
+	P(nscc_net_rtt_us, smartt_conf.nscc_net_rtt_us, 0, SMARTT_RTT_MAX, UNO_APPLY_ACK,	\
+	  "mode 1: network RTT, us: target queueing delay 0.75x (1x if trimming=0), batch period, increase scale; 0: the flow's base RTT (default 0, 0-16777215)")
 
 #endif /* _TCP_SMARTT_PARAMS_H */

@@ -21,6 +21,10 @@
  *    the clock's resolution (1 us), and capped at SMARTT_RTT_MAX;
  *  - fractional parameters are Q10 (1024 == 1.0), as the spec suggests.
  *
+ * The same state and helpers also carry Ultra Ethernet's NSCC, the law
+ * SMaRTT became (p->mode == SMARTT_MODE_NSCC): its functions are in
+ * nscc_core.h.
+ *
  * Every function is safe for any value of the parameters: no undefined
  * behaviour, no division by zero, a window within its bounds. The results
  * are the documented ones, with no 64-bit product overflowing, when each
@@ -39,6 +43,19 @@
 #define SMARTT_CWND_LIMIT	(1U << 30)	/* bytes */
 #define SMARTT_U32_MAX		((u32)~0U)
 #define SMARTT_U64_MAX		((u64)~0ULL)
+
+/* smartt_params.mode: which law a new flow runs */
+#define SMARTT_MODE_SMARTT	0	/* the SMaRTT paper's (this header) */
+#define SMARTT_MODE_NSCC	1	/* UEC NSCC (nscc_core.h) */
+
+/*
+ * Default window floor in bytes: the smallest Ethernet frame, and the size
+ * of a trimmed packet in the paper's simulator (uec.cpp: UecSrc::_hdr_size
+ * = 64). A floor below one segment lets the pacing rate, not snd_cwnd,
+ * carry the share of a flow among more flows than the BDP has segments.
+ */
+#define SMARTT_MIN_CWND_BYTES	64
+#define SMARTT_MIN_CWND_BYTES_MAX	(1U << 20)
 
 /*
  * Global constants of the law (spec section 3), shared by all flows.
@@ -63,7 +80,8 @@ struct smartt_params {
 	u32 qa_scaling;		/* Q10: QuickAdapt window per acked byte (1) */
 	u32 qa_notrim_rtt;	/* Q10 x(trtt - brtt) above brtt: trigger (4) */
 	u32 qa_notrim_acked;	/* Q10 x max window: trigger (1/8) */
-	u32 min_cwnd;		/* MTUs: window floor (2; paper 1) */
+	u32 min_cwnd;		/* MTUs: snd_cwnd floor (2; paper 1) */
+	u32 min_cwnd_bytes;	/* bytes: window floor; 0: min_cwnd MTUs */
 	u32 max_cwnd;		/* Q10 xbdp: window ceiling (1.5) */
 	u32 init_cwnd;		/* Q10 xbdp: initial window (1) */
 	u32 rtt_gain_pkts;	/* avg_rtt gain = pkts / bdp in packets (4) */
@@ -72,6 +90,8 @@ struct smartt_params {
 	u32 fair_decrease;	/* Q10: optional decrease on marked fast ACKs */
 	u32 pacing_gain;	/* Q10: pacing rate = gain x cwnd / brtt */
 	u32 trimming;		/* 1: losses are trim NACKs; 0: timeouts only */
+	u32 mode;		/* SMARTT_MODE_*, read at flow start */
+	u32 nscc_net_rtt_us;	/* us: NSCC's network RTT; 0: base RTT */
 };
 
 /*
@@ -99,6 +119,7 @@ struct smartt_params {
 	.qa_notrim_rtt = 4096,			\
 	.qa_notrim_acked = 128,			\
 	.min_cwnd = 2,				\
+	.min_cwnd_bytes = SMARTT_MIN_CWND_BYTES,	\
 	.max_cwnd = 1536,			\
 	.init_cwnd = 1024,			\
 	.rtt_gain_pkts = 4,			\
@@ -107,6 +128,8 @@ struct smartt_params {
 	.fair_decrease = 0,			\
 	.pacing_gain = 1280,			\
 	.trimming = 1,				\
+	.mode = SMARTT_MODE_SMARTT,		\
+	.nscc_net_rtt_us = 0,			\
 }
 
 /* smartt_state.flags */
@@ -114,9 +137,11 @@ struct smartt_params {
 #define SMARTT_F_QA_RUNNING	0x02	/* a QuickAdapt window has started */
 #define SMARTT_F_FAST_INC	0x04	/* FastIncrease engaged */
 #define SMARTT_F_MD_DONE	0x08	/* md_time holds a decrease */
+#define SMARTT_F_NSCC		0x10	/* the flow runs NSCC (nscc_core.h) */
+#define SMARTT_F_ADJ_DONE	0x20	/* NSCC: adj_time holds a batch */
 
 /*
- * Per-flow state, 52 bytes. brtt == 0 means the flow has no base RTT yet
+ * Per-flow state, 64 bytes. brtt == 0 means the flow has no base RTT yet
  * and therefore no window: cwnd is 0 and every event but an ACK carrying
  * an RTT sample is ignored. The paper's bytes_to_ignore/bytes_ignored pair
  * is kept as the single count ignore_left, which cannot wrap.
@@ -127,12 +152,17 @@ struct smartt_state {
 	u32 brtt;		/* base RTT, us */
 	u32 bdp;		/* link_rate_mbps x brtt, bytes */
 	u32 inc_unit;		/* mtu x scale = bdp / bdp_ref_pkts, bytes Q4 */
-	u32 avg_rtt;		/* EWMA of RTT samples, us Q8 */
+	u32 avg_rtt;		/* EWMA of RTT samples (NSCC: of queueing
+				 * delays), us Q8
+				 */
 	u32 acked;		/* bytes ACKed in the QuickAdapt window */
 	u32 ignore_left;	/* bytes still to ignore after QuickAdapt */
 	u32 fi_count;		/* consecutive clean bytes (FastIncrease) */
 	u32 qa_start;		/* start of the QuickAdapt window, us */
 	u32 md_time;		/* time of the last decrease, us */
+	u32 inc_acc;		/* NSCC: increase of the batch, bytes Q10 */
+	u32 adj_bytes;		/* NSCC: bytes ACKed in the batch */
+	u32 adj_time;		/* NSCC: time of the last eta step, us */
 	u16 inc_rem;		/* increase not yet applied, bytes Q10 */
 	u16 rtt_gain;		/* avg_rtt EWMA gain, Q10 */
 	u8 flags;		/* SMARTT_F_* */
@@ -214,14 +244,22 @@ static inline u32 smartt_maxwnd(const struct smartt_state *s,
 				 SMARTT_CWND_LIMIT);
 }
 
+/*
+ * The floor of the byte window: min_cwnd_bytes, which may be less than a
+ * segment (the adapter keeps snd_cwnd at min_cwnd segments and the pacing
+ * rate, cwnd / brtt, carries the smaller window), or, if it is 0,
+ * min_cwnd MTUs as in the paper.
+ */
 static inline u32 smartt_minwnd(const struct smartt_state *s,
 				const struct smartt_params *p)
 {
+	if (p->min_cwnd_bytes)
+		return (u32)smartt_min64(p->min_cwnd_bytes, SMARTT_CWND_LIMIT);
 	return (u32)smartt_min64((u64)s->mtu * smartt_max64(p->min_cwnd, 1),
 				 SMARTT_CWND_LIMIT);
 }
 
-/* Spec 5.2: cwnd = max(min(cwnd, maxwnd), mtu); the floor wins. */
+/* Spec 5.2: cwnd = max(min(cwnd, maxwnd), floor); the floor wins. */
 static inline void smartt_clamp(struct smartt_state *s,
 				const struct smartt_params *p)
 {
@@ -309,15 +347,18 @@ static inline u32 smartt_learned_brtt(const struct smartt_params *p, u32 rtt)
 /*
  * @rtt_hint is the caller's best base-RTT estimate (in TCP the handshake's
  * RTT), 0 if it has none; a configured p->base_rtt_us takes precedence. With
- * neither, the first RTT sample starts the flow (spec 5.1).
+ * neither, the first RTT sample starts the flow (spec 5.1): 0.
  */
-static inline void smartt_init(struct smartt_state *s,
-			       const struct smartt_params *p, u32 mtu,
-			       u32 rtt_hint)
+static inline u32 smartt_first_brtt(const struct smartt_params *p,
+				    u32 rtt_hint)
 {
-	u32 brtt = p->base_rtt_us ? p->base_rtt_us :
-		   rtt_hint ? smartt_learned_brtt(p, rtt_hint) : 0;
+	return p->base_rtt_us ? p->base_rtt_us :
+	       rtt_hint ? smartt_learned_brtt(p, rtt_hint) : 0;
+}
 
+/* The state of a flow without a window; smartt_init() and nscc_init(). */
+static inline void smartt_reset(struct smartt_state *s, u32 mtu)
+{
 	s->cwnd = 0;
 	s->mtu = mtu ? mtu : 1;
 	s->brtt = 0;
@@ -329,9 +370,21 @@ static inline void smartt_init(struct smartt_state *s,
 	s->fi_count = 0;
 	s->qa_start = 0;
 	s->md_time = 0;
+	s->inc_acc = 0;
+	s->adj_bytes = 0;
+	s->adj_time = 0;
 	s->inc_rem = 0;
 	s->rtt_gain = 0;
 	s->flags = 0;
+}
+
+static inline void smartt_init(struct smartt_state *s,
+			       const struct smartt_params *p, u32 mtu,
+			       u32 rtt_hint)
+{
+	u32 brtt = smartt_first_brtt(p, rtt_hint);
+
+	smartt_reset(s, mtu);
 	if (brtt)
 		smartt_start(s, p, brtt);
 }
@@ -485,25 +538,20 @@ static inline bool smartt_fast_increase(struct smartt_state *s,
 }
 
 /*
- * Multiplicative decrease, paper Eq. 1, at most once per md_interval:
+ * The decrease of paper Eq. 1, shared with NSCC (which feeds it queueing
+ * delays instead of RTTs), @avg and @t both in us Q8, avg > t:
  *
- *	cwnd *= max(md_min_factor, 1 - gamma (avg_rtt - trtt) / avg_rtt)
+ *	cwnd *= max(md_min_factor, 1 - gamma (avg - t) / avg)
  *
- * computed as cwnd - cwnd x r with r = gamma (avg - trtt) / avg in Q20, so
- * the factor is not rounded to 1/1024. avg_rtt <= trtt would make the
- * factor exceed 1: skip (spec [D] 10).
+ * computed as cwnd - cwnd x r with r = gamma (avg - t) / avg in Q20, so
+ * the factor is not rounded to 1/1024.
  */
-static inline bool smartt_md(struct smartt_state *s,
-			     const struct smartt_params *p, u32 now, u32 trtt)
+static inline void smartt_md_cut(struct smartt_state *s,
+				 const struct smartt_params *p, u32 now,
+				 u64 avg, u64 t)
 {
-	u64 avg = s->avg_rtt, t = (u64)trtt << SMARTT_RTT_SHIFT;
 	u64 r, dec, w;
 
-	if ((s->flags & SMARTT_F_MD_DONE) &&
-	    now - s->md_time < ((u64)s->brtt * p->md_interval >> SMARTT_Q))
-		return false;
-	if (avg <= t)
-		return false;
 	r = smartt_div(smartt_mul_sat(p->md_gamma, (avg - t) << SMARTT_Q),
 		       avg);
 	dec = smartt_mul_sat(s->cwnd, r) >> (2 * SMARTT_Q);
@@ -512,6 +560,24 @@ static inline bool smartt_md(struct smartt_state *s,
 	s->cwnd = (u32)smartt_min64(w, s->cwnd);
 	s->md_time = now;
 	s->flags |= SMARTT_F_MD_DONE;
+}
+
+/*
+ * Multiplicative decrease, paper Eq. 1, at most once per md_interval, on
+ * the average RTT against trtt. avg_rtt <= trtt would make the factor
+ * exceed 1: skip (spec [D] 10).
+ */
+static inline bool smartt_md(struct smartt_state *s,
+			     const struct smartt_params *p, u32 now, u32 trtt)
+{
+	u64 avg = s->avg_rtt, t = (u64)trtt << SMARTT_RTT_SHIFT;
+
+	if ((s->flags & SMARTT_F_MD_DONE) &&
+	    now - s->md_time < ((u64)s->brtt * p->md_interval >> SMARTT_Q))
+		return false;
+	if (avg <= t)
+		return false;
+	smartt_md_cut(s, p, now, avg, t);
 	return true;
 }
 

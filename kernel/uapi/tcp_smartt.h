@@ -30,11 +30,14 @@
 #define TCP_SMARTT_IGNORING	(1U << 3)	/* post-QuickAdapt ignore phase */
 #define TCP_SMARTT_ECN		(1U << 4)	/* ECN negotiated */
 #define TCP_SMARTT_CE		(1U << 5)	/* receiver: last segment had CE */
+#define TCP_SMARTT_NSCC		(1U << 6)	/* the flow runs NSCC (mode=1) */
 
 struct tcp_smartt_info {
 	__u32	smartt_flags;		/* TCP_SMARTT_* */
 	__u32	smartt_cwnd;		/* window in bytes; 0: no base RTT yet */
-	__u32	smartt_avg_rtt;		/* EWMA of RTT samples, us */
+	__u32	smartt_avg_rtt;		/* EWMA of RTT samples, us (NSCC: base
+					 * RTT + EWMA of queueing delays)
+					 */
 	__u32	smartt_base_rtt;	/* base RTT, us; 0: not known yet */
 	__u16	smartt_quick_adapts;	/* QuickAdapt reductions, wraps */
 	__u16	smartt_decreases;	/* multiplicative decreases, wraps */

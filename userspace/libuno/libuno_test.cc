@@ -35,7 +35,10 @@ TEST(Params, TablesFromTheKernelLists)
 		(p.cc == "uno" ? n_uno : n_smartt)++;
 	}
 	EXPECT_EQ(n_uno, 22u); // 21 in uno_params + pacing_pct
-	EXPECT_EQ(n_smartt, 26u);
+	EXPECT_EQ(n_smartt, 29u); // + min_cwnd_bytes, mode, nscc_net_rtt_us
+	EXPECT_EQ(find_param("smartt", "mode")->apply, Apply::New);
+	EXPECT_EQ(find_param("smartt", "mode")->max, 1u);
+	EXPECT_EQ(find_param("smartt", "min_cwnd_bytes")->min, 0u);
 	ASSERT_NE(find_param("uno", "pacing_pct"), nullptr);
 	EXPECT_EQ(find_param("uno", "init_cwnd_bdp_pct")->apply, Apply::New);
 	EXPECT_EQ(find_param("smartt", "bdp_ref")->apply, Apply::Rebase);
@@ -70,6 +73,10 @@ TEST(Params, ParseRawAndAlias)
 	v = parse_param("smartt", "trtt_factor", "0x800", err);
 	ASSERT_TRUE(v) << err;
 	EXPECT_EQ(v->value, 2048u);
+
+	v = parse_param("smartt", "mode", "1", err);	// NSCC
+	ASSERT_TRUE(v) << err;
+	EXPECT_EQ(v->value, 1u);
 }
 
 struct BadParam {
@@ -88,6 +95,7 @@ TEST(Params, BadValuesAreRefusedWithAReason)
 		{ "uno", "alhpa", "1", "'uno' has no parameter 'alhpa'" },
 		{ "cubic", "beta", "1", "unknown congestion control 'cubic'" },
 		{ "smartt", "trtt_factor", "1000", "trtt_factor: value out of range 1024..16384" },
+		{ "smartt", "mode", "2", "mode: value out of range 0..1" },
 	};
 	for (const auto &c : cases) {
 		std::string err;

@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * NSCC, Ultra Ethernet's sender-based congestion control, the law SMaRTT
+ * (smartt_core.h) became. It runs on SMaRTT's per-flow state and helpers;
+ * tcp_smartt selects it per flow with mode=1 (p->mode == SMARTT_MODE_NSCC,
+ * remembered in SMARTT_F_NSCC when the flow starts).
+ *
+ * The reference is the authors' simulator, github.com/spcl/HTSIM,
+ * htsim/sim/uec.cpp and uec.h (class UecSrc); every constant below names
+ * the function it comes from. What NSCC changes against the SMaRTT paper:
+ *
+ *  - The signal is the queueing delay, delay = rtt - brtt, against one
+ *    network-wide target, target = 0.75 x the network RTT with trimming,
+ *    1 x without (initNsccParams), not a per-flow trtt = 1.5 x brtt.
+ *  - The decrease is normalised by the average queueing delay:
+ *    cwnd *= max(0.5, 1 - 0.8 (avg_delay - target) / avg_delay)
+ *    (multiplicative_decrease).
+ *  - Increases are global constants, scaled by the network BDP, summed per
+ *    ACK and applied in batches, once more than 8 MTU were ACKed or one
+ *    network RTT passed, plus an additive eta once per network RTT
+ *    (updateCwndOnAck_NSCC, fulfill_adjustment).
+ *  - QuickAdapt measures over brtt + target and fires on a trim NACK, a
+ *    loss or a delay above 4 x target, if less than maxwnd / 8 was
+ *    delivered (quick_adapt); the ignore phase only skips marked ACKs.
+ *  - FastIncrease engages on a queueing delay under 1 us and adds a
+ *    quarter of the network scale per acked byte (fast_increase).
+ *  - A flow starts at its largest window, 1.5 BDP (initNscc).
+ *
+ * Units as in smartt_core.h. Delays and the target are us Q8 (u64);
+ * s->avg_rtt holds the average queueing delay. The scale of the increases
+ * is uec.cpp's _mss x _scaling_factor_a: the network BDP over the
+ * reference BDP (100 Gbit/s x 12 us, bdp_ref), times uec.cpp's _mss, a
+ * global (4096 B, the reference's MSS, bdp_ref_mtu here), not the flow's.
+ *
+ * Departures from uec.cpp, all at the size of rounding: the increase of an
+ * ACK is divided by the window when it arrives, not by the window when the
+ * batch is applied (they differ when a decrease, FastIncrease or NACK
+ * changed the window within the batch); sub-byte remainders carry over
+ * (smartt_grow()); the window floor is smartt_minwnd(), not one MTU, except
+ * after QuickAdapt, whose floor stays one MTU.
+ */
+#ifndef _NSCC_CORE_H
+#define _NSCC_CORE_H
+
+#include "smartt_core.h"
+
+/* uec.cpp, initNsccParams(): _reference_network_rtt = timeFromUs(12u) */
+#define NSCC_REF_RTT_US		12
+/* initNsccParams(): _target_Qdelay = _network_rtt * 0.75 with trimming */
+#define NSCC_TARGET_NUM		3
+#define NSCC_TARGET_SHIFT	2
+/* initNsccParams(): _fi = 5*_mss*_scaling_factor_a */
+#define NSCC_FI_MSS		5
+/*
+ * initNsccParams(): _alpha = 4.0*_mss*_scaling_factor_a*_scaling_factor_b
+ * / _target_Qdelay, with _scaling_factor_b = _target_Qdelay /
+ * _reference_network_rtt: alpha = 4 _mss a / 12 us, bytes per us of
+ * headroom per acked byte per window byte.
+ */
+#define NSCC_ALPHA_MSS		4
+/* initNsccParams(): _eta = 0.15*_mss*_scaling_factor_a */
+#define NSCC_ETA_PCT		15
+/* initNsccParams(): _fi_scale = .25*_scaling_factor_a */
+#define NSCC_FAST_INC_SHIFT	2
+/* fast_increase(): if (delay < timeFromUs(1u)) */
+#define NSCC_FAST_INC_DELAY_US	1
+/* initNsccParams(): _qa_threshold = 4 * _target_Qdelay */
+#define NSCC_QA_DELAY_MULT	4
+/* initNsccParams(): _qa_gate = 3 by default; quick_adapt(): _maxwnd >> it */
+#define NSCC_QA_GATE_SHIFT	3
+/* initNsccParams(): _delay_alpha = 0.0125 = 1/80 */
+#define NSCC_DELAY_EWMA_DIV	80
+/* update_delay(): an unmarked sample above target counts as _base_rtt*0.25 */
+#define NSCC_CLEAN_DELAY_SHIFT	2
+/* initNsccParams(): _adjust_bytes_threshold = 8 * _mtu */
+#define NSCC_ADJ_MTUS		8
+
+/*
+ * The network RTT of initNsccParams(): main_uec.cpp passes the largest
+ * unloaded RTT of the fabric, and, unless -enable_accurate_base_rtt, also
+ * starts every flow's base RTT from it. nscc_net_rtt_us configures it; 0
+ * takes the flow's base RTT, the same on a single-path testbed.
+ */
+static inline u32 nscc_net_rtt(const struct smartt_state *s,
+			       const struct smartt_params *p)
+{
+	u32 r = p->nscc_net_rtt_us ? p->nscc_net_rtt_us : s->brtt;
+
+	return r < SMARTT_RTT_MAX ? r : SMARTT_RTT_MAX;
+}
+
+/* target_Qdelay, us Q8: 3/4 of the network RTT, all of it without trims. */
+static inline u64 nscc_target(const struct smartt_state *s,
+			      const struct smartt_params *p)
+{
+	u64 r = (u64)nscc_net_rtt(s, p) << SMARTT_RTT_SHIFT;
+
+	return p->trimming ? r * NSCC_TARGET_NUM >> NSCC_TARGET_SHIFT : r;
+}
+
+/*
+ * _mss x _scaling_factor_a in bytes Q4, as smartt_set_brtt() computes
+ * inc_unit but from the network BDP, link_rate_mbps x network RTT:
+ * unit = bdp_net x bdp_ref_mtu / bdp_ref.
+ */
+static inline u64 nscc_unit(const struct smartt_state *s,
+			    const struct smartt_params *p)
+{
+	u64 bdp = (u64)p->link_rate_mbps * nscc_net_rtt(s, p) >> 3;
+
+	bdp = smartt_min64(bdp, SMARTT_CWND_LIMIT);
+	return smartt_div(smartt_mul_sat(bdp << SMARTT_UNIT_SHIFT,
+					 p->bdp_ref_mtu), p->bdp_ref);
+}
+
+/*
+ * update_delay(): avg += (sample - avg) / 80, truncated towards zero both
+ * ways. Its sample is the queueing delay, except that an unmarked ACK
+ * above target counts as a quarter of the base RTT: delay without a mark
+ * is not taken for congestion. (Its second branch, for delays above
+ * 5 brtt, uses the same gain.)
+ */
+static inline void nscc_update_avg(struct smartt_state *s, u64 sample)
+{
+	u64 avg = s->avg_rtt;
+
+	if (sample > avg)
+		avg += (sample - avg) / NSCC_DELAY_EWMA_DIV;
+	else
+		avg -= (avg - sample) / NSCC_DELAY_EWMA_DIV;
+	s->avg_rtt = (u32)smartt_min64(avg, SMARTT_U32_MAX);
+}
+
+/* Initial state, initNscc(): _cwnd = _maxwnd = 1.5 x _bdp, _avg_delay 0. */
+static inline void nscc_start(struct smartt_state *s,
+			      const struct smartt_params *p, u32 brtt)
+{
+	smartt_set_brtt(s, p, brtt);
+	s->avg_rtt = 0;
+	s->cwnd = smartt_maxwnd(s, p);
+	smartt_clamp(s, p);
+}
+
+static inline void nscc_init(struct smartt_state *s,
+			     const struct smartt_params *p, u32 mtu,
+			     u32 rtt_hint)
+{
+	u32 brtt = smartt_first_brtt(p, rtt_hint);
+
+	smartt_reset(s, mtu);
+	s->flags = SMARTT_F_NSCC;
+	if (brtt)
+		nscc_start(s, p, brtt);
+}
+
+/*
+ * quick_adapt(), past the ignore phase: at the end of each measurement
+ * window of brtt + target, if armed (by a NACK) or @trigger (a loss, or a
+ * delay above 4 x target) and fewer than maxwnd / 8 bytes were delivered
+ * in it, the window becomes those bytes, at least one MTU (_min_cwnd =
+ * _mtu), and the bytes then in flight are ignored.
+ */
+static inline bool nscc_quick_adapt(struct smartt_state *s,
+				    const struct smartt_params *p, u32 now,
+				    bool trigger, u32 inflight, u64 target)
+{
+	u64 win = ((u64)s->brtt << SMARTT_RTT_SHIFT) + target;
+	bool adapted = false;
+
+	if ((s->flags & SMARTT_F_QA_RUNNING) &&
+	    ((u64)(u32)(now - s->qa_start) << SMARTT_RTT_SHIFT) <= win)
+		return false;
+	if ((s->flags & SMARTT_F_QA_RUNNING) &&
+	    ((s->flags & SMARTT_F_QA_ARMED) || trigger) &&
+	    s->acked < smartt_maxwnd(s, p) >> NSCC_QA_GATE_SHIFT) {
+		s->cwnd = s->acked > s->mtu ? s->acked : s->mtu;
+		s->ignore_left = inflight;
+		s->flags &= ~SMARTT_F_QA_ARMED;
+		adapted = true;
+	}
+	s->flags |= SMARTT_F_QA_RUNNING;
+	s->qa_start = now;
+	s->acked = 0;
+	return adapted;
+}
+
+/* Add @inc (bytes Q10) to the batch, saturating. */
+static inline void nscc_accumulate(struct smartt_state *s, u64 inc)
+{
+	s->inc_acc = smartt_add_sat(s->inc_acc,
+				    (u32)smartt_min64(inc, SMARTT_U32_MAX));
+}
+
+/*
+ * fair_increase(): inc += _fi x size, applied as inc / cwnd, i.e.
+ * 5 x unit x size / cwnd bytes: 5 unit per window of ACKs.
+ */
+static inline void nscc_fair_increase(struct smartt_state *s, u32 size,
+				      u64 unit)
+{
+	u64 inc = smartt_mul_sat(unit, size);
+
+	inc = smartt_mul_sat(inc, NSCC_FI_MSS <<
+			     (SMARTT_Q - SMARTT_UNIT_SHIFT));
+
+	nscc_accumulate(s, smartt_div(inc, s->cwnd));
+}
+
+/*
+ * proportional_increase(): inc += alpha x size x (target - delay), applied
+ * as inc / cwnd: 4 unit x size x (target - delay) / (12 us x cwnd) bytes,
+ * with the headroom in us Q8.
+ */
+static inline void nscc_prop_increase(struct smartt_state *s, u32 size,
+				      u64 unit, u64 headroom)
+{
+	u64 inc = smartt_mul_sat(smartt_mul_sat(unit, size), headroom);
+
+	inc = smartt_mul_sat(inc, NSCC_ALPHA_MSS <<
+			     (SMARTT_Q - SMARTT_UNIT_SHIFT));
+	inc = smartt_div(inc, (u64)NSCC_REF_RTT_US * s->cwnd <<
+			 SMARTT_RTT_SHIFT);
+	nscc_accumulate(s, inc);
+}
+
+/*
+ * fast_increase(): a queueing delay under 1 us (widened by
+ * fast_inc_tol_us, for host jitter; 0 by default) extends the run of
+ * clean bytes, anything else ends it. Once the run exceeds the window,
+ * and until it ends, each ACK grows the window at once by
+ * size x a / 4 = size x unit / (4 bdp_ref_mtu).
+ */
+static inline bool nscc_fast_increase(struct smartt_state *s,
+				      const struct smartt_params *p,
+				      u32 size, u64 delay, u64 unit)
+{
+	u64 thresh = ((u64)p->fast_inc_tol_us + NSCC_FAST_INC_DELAY_US) <<
+		     SMARTT_RTT_SHIFT;
+
+	if (delay < thresh) {
+		s->fi_count = smartt_add_sat(s->fi_count, size);
+		if (s->fi_count > s->cwnd || (s->flags & SMARTT_F_FAST_INC)) {
+			u64 inc = smartt_mul_sat(smartt_mul_sat(unit, size),
+						 1U << (SMARTT_Q -
+							SMARTT_UNIT_SHIFT));
+
+			smartt_grow(s, smartt_div(inc, (u64)p->bdp_ref_mtu <<
+						  NSCC_FAST_INC_SHIFT));
+			s->flags |= SMARTT_F_FAST_INC;
+			return true;
+		}
+	} else {
+		s->fi_count = 0;
+	}
+	s->flags &= ~SMARTT_F_FAST_INC;
+	return false;
+}
+
+/*
+ * multiplicative_decrease(): a marked ACK above target ends FastIncrease
+ * and, if the average delay is above target and more than a base RTT
+ * passed since the last decrease, cuts the window by Eq. 1 on queueing
+ * delays: max(md_min_factor, 1 - md_gamma (avg - target) / avg), whose
+ * defaults 0.5 and 0.8 are uec.cpp's.
+ */
+static inline bool nscc_md(struct smartt_state *s,
+			   const struct smartt_params *p, u32 now, u64 target)
+{
+	s->fi_count = 0;
+	s->flags &= ~SMARTT_F_FAST_INC;
+	if (s->avg_rtt <= target)
+		return false;
+	if ((s->flags & SMARTT_F_MD_DONE) && now - s->md_time <= s->brtt)
+		return false;
+	smartt_md_cut(s, p, now, s->avg_rtt, target);
+	return true;
+}
+
+/*
+ * fulfill_adjustment(), due once more than 8 MTU were ACKed since the
+ * last batch or more than a network RTT passed since the last eta: the
+ * summed increase goes into the window, and eta = 0.15 unit with it if a
+ * network RTT passed.
+ */
+static inline void nscc_fulfill(struct smartt_state *s,
+				const struct smartt_params *p, u32 now,
+				u64 unit)
+{
+	u32 net = nscc_net_rtt(s, p), since = now - s->adj_time;
+	bool fresh = !(s->flags & SMARTT_F_ADJ_DONE);
+
+	if (s->adj_bytes <= (u64)s->mtu * NSCC_ADJ_MTUS && !fresh &&
+	    since <= net)
+		return;
+	smartt_grow(s, s->inc_acc);
+	if (fresh || since >= net) {
+		u64 eta = smartt_mul_sat(unit, NSCC_ETA_PCT <<
+					 (SMARTT_Q - SMARTT_UNIT_SHIFT));
+
+		smartt_grow(s, smartt_div(eta, 100));
+		s->adj_time = now;
+		s->flags |= SMARTT_F_ADJ_DONE;
+	}
+	s->inc_acc = 0;
+	s->adj_bytes = 0;
+}
+
+/*
+ * One ACK, as smartt_on_ack() (same arguments), after
+ * updateCwndOnAck_NSCC(): the queueing delay of the ACK picks the cell,
+ * the average delay sizes the decrease. An ACK without an RTT sample
+ * takes the average delay as its delay, and does not update it.
+ */
+static inline enum smartt_action
+nscc_on_ack(struct smartt_state *s, const struct smartt_params *p,
+	    u32 now, u32 size, s32 rtt_us, bool ecn, u32 inflight)
+{
+	u32 rtt = smartt_rtt_sample(rtt_us);
+	enum smartt_action act;
+	u64 delay, target, unit;
+
+	if (rtt)
+		rtt = smartt_learned_brtt(p, rtt);
+	if (!s->brtt) {
+		if (!rtt)
+			return SMARTT_NONE;
+		nscc_start(s, p, rtt);
+	}
+	if (size > SMARTT_CWND_LIMIT)
+		size = SMARTT_CWND_LIMIT;
+
+	s->acked = smartt_add_sat(s->acked, size);
+	s->adj_bytes = smartt_add_sat(s->adj_bytes, size);
+	if (rtt && !p->base_rtt_us && rtt < s->brtt)
+		smartt_set_brtt(s, p, rtt);
+	target = nscc_target(s, p);
+	if (rtt >= s->brtt) {		/* brtt >= 1: a sample */
+		delay = (u64)(rtt - s->brtt) << SMARTT_RTT_SHIFT;
+		nscc_update_avg(s, !ecn && delay > target ?
+				(u64)s->brtt << SMARTT_RTT_SHIFT >>
+				NSCC_CLEAN_DELAY_SHIFT : delay);
+	} else {
+		delay = s->avg_rtt;
+	}
+
+	/* The ignore phase counts every ACK but skips only marked ones. */
+	if (smartt_ignore(s, size) && ecn) {
+		act = SMARTT_IGNORED;
+		goto reset;
+	}
+	if (nscc_quick_adapt(s, p, now,
+			     delay > target * NSCC_QA_DELAY_MULT,
+			     inflight, target)) {
+		act = SMARTT_QUICK_ADAPT;
+		goto reset;
+	}
+
+	unit = nscc_unit(s, p);
+	if (ecn) {
+		act = delay < target ? SMARTT_PATH_CHANGE :
+		      nscc_md(s, p, now, target) ? SMARTT_MD : SMARTT_NONE;
+	} else if (delay >= target) {
+		nscc_fair_increase(s, size, unit);
+		act = SMARTT_FAIR_INC;
+	} else if (nscc_fast_increase(s, p, size, delay, unit)) {
+		act = SMARTT_FAST_INC;
+	} else {
+		nscc_prop_increase(s, size, unit, target - delay);
+		act = SMARTT_PROP_INC;
+	}
+	smartt_clamp(s, p);
+	nscc_fulfill(s, p, now, unit);
+	smartt_clamp(s, p);
+	return act;
+
+reset:	/* quick_adapt(): after QuickAdapt or ignoring, a new batch */
+	s->inc_acc = 0;
+	s->adj_bytes = 0;
+	smartt_clamp(s, p);
+	return act;
+}
+
+/*
+ * A trim NACK, or a loss reported as one: updateCwndOnNack_NSCC(). The
+ * NACK counts as a queueing delay of one network RTT (the trimming
+ * threshold), arms QuickAdapt and runs it as a loss; unless that adapts or
+ * the NACK falls in the ignore phase, its bytes leave the window.
+ */
+static inline enum smartt_action
+nscc_on_nack(struct smartt_state *s, const struct smartt_params *p,
+	     u32 now, u32 size, u32 inflight)
+{
+	enum smartt_action act;
+
+	if (!s->brtt)
+		return SMARTT_NONE;
+	nscc_update_avg(s, (u64)nscc_net_rtt(s, p) << SMARTT_RTT_SHIFT);
+	s->flags |= SMARTT_F_QA_ARMED;
+	if (smartt_ignore(s, size)) {
+		act = SMARTT_IGNORED;
+	} else if (nscc_quick_adapt(s, p, now, true, inflight,
+				    nscc_target(s, p))) {
+		act = SMARTT_QUICK_ADAPT;
+	} else {
+		s->cwnd -= size < s->cwnd ? size : s->cwnd;
+		smartt_clamp(s, p);
+		return SMARTT_LOSS;
+	}
+	s->inc_acc = 0;
+	s->adj_bytes = 0;
+	smartt_clamp(s, p);
+	return act;
+}
+
+/*
+ * A timeout: mark_packet_for_retransmission() takes the packet off the
+ * window, with no QuickAdapt and no ignore phase.
+ */
+static inline enum smartt_action
+nscc_on_timeout(struct smartt_state *s, const struct smartt_params *p,
+		u32 size)
+{
+	if (!s->brtt)
+		return SMARTT_NONE;
+	s->cwnd -= size < s->cwnd ? size : s->cwnd;
+	smartt_clamp(s, p);
+	return SMARTT_LOSS;
+}
+
+#endif /* _NSCC_CORE_H */
