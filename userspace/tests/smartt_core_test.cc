@@ -24,6 +24,7 @@
 #include <random>
 
 #include "smartt_core.h"
+#include "nscc_core.h"
 
 static_assert(sizeof(struct smartt_state) <= 64,
 	      "per-flow SMaRTT state must stay small (paper: 19 bytes)");
@@ -42,6 +43,10 @@ smartt_params Params()
 	p.bdp_ref = 100000;
 	p.bdp_ref_mtu = 1000;
 	p.min_cwnd = 1;		// the paper's floor; the TCP default is 2
+	// The tests below predate sub-segment windows: their floor is
+	// min_cwnd MTUs, which min_cwnd_bytes = 0 keeps (smartt_floor tests
+	// the default byte floor).
+	p.min_cwnd_bytes = 0;
 	return p;
 }
 
@@ -795,6 +800,7 @@ TEST(smartt_huge_bdp, NoOverflow)
 
 	p.link_rate_mbps = 400000;
 	p.min_cwnd = 1;		// the floor below is one MTU
+	p.min_cwnd_bytes = 0;	// ... not the default byte floor
 	smartt_state s = Start(p, 1500, 100000);
 	EXPECT_EQ(s.bdp, 1u << 30);
 	EXPECT_EQ(smartt_maxwnd(&s, &p), 1u << 30);	// 1.5 bdp, capped
@@ -847,6 +853,436 @@ TEST(smartt_pacing, RateOverBaseRtt)
 	EXPECT_EQ(smartt_pacing_rate(&s, &p), 1250000000ull);
 	p.pacing_gain = 0;
 	EXPECT_EQ(smartt_pacing_rate(&s, &p), 0ull);
+}
+
+// --- Sub-segment windows ----------------------------------------------------
+//
+// The byte window's floor is min_cwnd_bytes (default 64); 0 keeps the old
+// floor of min_cwnd MTUs, which the fixture above uses.
+
+TEST(smartt_floor, DefaultsAndZeroKeepsTheMtuFloor)
+{
+	const smartt_params d = SMARTT_PARAMS_DEFAULT;
+	smartt_params p = Params();
+
+	EXPECT_EQ(d.min_cwnd_bytes, 64u);	// smallest Ethernet frame
+	EXPECT_EQ(d.min_cwnd, 2u);		// now the snd_cwnd floor
+	smartt_state s = Start(p);
+	EXPECT_EQ(smartt_minwnd(&s, &p), 1000u);	// 0: 1 x 1000
+	p.min_cwnd = 2;
+	EXPECT_EQ(smartt_minwnd(&s, &p), 2000u);	// 0: 2 x 1000
+	p.min_cwnd_bytes = 64;
+	EXPECT_EQ(smartt_minwnd(&s, &p), 64u);		// MSS-independent
+	smartt_set_mtu(&s, &p, 1500);
+	EXPECT_EQ(smartt_minwnd(&s, &p), 64u);
+}
+
+// Losses and decreases take the window below one segment, down to the
+// byte floor; the pacing rate, cwnd x gain / brtt, follows it.
+TEST(smartt_floor, SubSegmentWindowAndPacing)
+{
+	smartt_params p = ParamsInstantAvg();
+
+	p.min_cwnd_bytes = 64;
+	smartt_state s = Start(p);
+	EXPECT_EQ(smartt_on_timeout(&s, &p, 99000), SMARTT_LOSS);
+	EXPECT_EQ(s.cwnd, 1000u);		// 100000 - 99000
+	// avg = 200 us (gain 1), trtt 150: r = 819 x 50/200 in Q20 =
+	// 819 x 256 = 209664; 1000 x 209664 >> 20 = 199.95 -> 199.
+	EXPECT_EQ(Ack(s, p, 1000, 200, true), SMARTT_MD);
+	EXPECT_EQ(s.cwnd, 801u);		// 1000 - 199, above 0.5 x 1000
+	// Next decrease one brtt later: 801 x 209664 >> 20 = 160.16 -> 160.
+	EXPECT_EQ(Ack(s, p, 1100, 200, true), SMARTT_MD);
+	EXPECT_EQ(s.cwnd, 641u);
+	// 1.25 x 641 B / 100 us = 8012500 B/s (641e6 x 1280 / 102400).
+	EXPECT_EQ(smartt_pacing_rate(&s, &p), 8012500ull);
+	// A timeout stops at the byte floor: 64 B, 800000 B/s.
+	EXPECT_EQ(smartt_on_timeout(&s, &p, 1000), SMARTT_LOSS);
+	EXPECT_EQ(s.cwnd, 64u);
+	EXPECT_EQ(smartt_pacing_rate(&s, &p), 800000ull);
+	// QuickAdapt keeps its own floor of one MTU (spec 5.6): nothing was
+	// delivered since t = 1000, so max(0, mtu) = 1000 > 64, but it
+	// never raises the window: 64 stays.
+	EXPECT_EQ(smartt_on_nack(&s, &p, 1200, 10, 0), SMARTT_QUICK_ADAPT);
+	EXPECT_EQ(s.cwnd, 64u);
+}
+
+// --- NSCC (kernel/core/nscc_core.h) ------------------------------------------
+//
+// Fixture: Params() (mtu 1000 B, brtt 100 us configured, 8000 Mbit/s,
+// bdp_ref 100000 B in 1000 B MTUs, floor 1 MTU), nscc_net_rtt_us = 0, so
+//   network RTT = brtt = 100 us, network BDP = bdp = 100000 B
+//   scaling_factor_a = 100000 / 100000 = 1, unit = mss x a = 1000 B,
+//                      nscc_unit() = 16000 (Q4)
+//   target    = 0.75 x 100 = 75 us = 19200 (us Q8)
+//   QA trigger: delay > 4 x 75 = 300 us = 76800 (Q8)
+//   QA window = brtt + target = 175 us = 44800 (Q8)
+//   QA gate   = maxwnd / 8 = 150000 / 8 = 18750 B
+//   fair increase per 1000 B ACK = 5 x 1000 x 1000 / cwnd bytes
+//                                = 5120000000 / cwnd (Q10)
+//   prop increase per 1000 B ACK = 4 x 1000 x 1000 x (target - delay)
+//                                  / 12 us / cwnd bytes
+//   eta = 0.15 x 1000 = 150 B = 153600 (Q10)
+//   FastIncrease step per 1000 B ACK = 0.25 x a x 1000 = 250 B
+
+namespace {
+
+smartt_params NsccParams()
+{
+	smartt_params p = Params();
+
+	p.mode = SMARTT_MODE_NSCC;
+	return p;
+}
+
+smartt_state NsccStart(const smartt_params &p, u32 hint = 0)
+{
+	smartt_state s;
+
+	nscc_init(&s, &p, kMtu, hint);
+	return s;
+}
+
+smartt_action NAck(smartt_state &s, const smartt_params &p, u32 now, s32 rtt,
+		   bool ecn, u32 size = kMtu, u32 inflight = 50000)
+{
+	return nscc_on_ack(&s, &p, now, size, rtt, ecn, inflight);
+}
+
+// The first ACK, at t = 0 with delay 0: it opens the QuickAdapt window
+// (qa_start 0) and, the first batch being due at once, applies its
+// proportional increase and eta: 16000 x 1000 x 19200 x 256 / (12 x
+// 150000 x 256) = 170666 (Q10), + 153600: 150000 + 166 + 150, clamped to
+// maxwnd 150000, leaving inc_rem = 170666 - 166 x 1024 = 682 (and 682 again
+// after eta: 153600 + 682 = 150 x 1024 + 682). adj_time = 0.
+void NsccOpen(smartt_state &s, const smartt_params &p)
+{
+	EXPECT_EQ(NAck(s, p, 0, 100, false), SMARTT_PROP_INC);
+	EXPECT_EQ(s.cwnd, 150000u);
+	EXPECT_EQ(s.inc_rem, 682u);
+	EXPECT_EQ(s.inc_acc, 0u);
+	EXPECT_EQ(s.adj_bytes, 0u);
+}
+
+} // namespace
+
+TEST(nscc_param, DefaultsAndTarget)
+{
+	const smartt_params d = SMARTT_PARAMS_DEFAULT;
+	smartt_params p = NsccParams();
+	const smartt_state s = NsccStart(p);
+
+	EXPECT_EQ(d.mode, 0u);			// SMaRTT stays the default
+	EXPECT_EQ(d.nscc_net_rtt_us, 0u);	// network RTT: base RTT
+	// target_Qdelay = 0.75 x network RTT (trimming): 75 us in Q8
+	EXPECT_EQ(nscc_target(&s, &p), 19200u);
+	EXPECT_EQ(nscc_unit(&s, &p), 16000u);
+	p.trimming = 0;			// without trimming: 1 x network RTT
+	EXPECT_EQ(nscc_target(&s, &p), 25600u);
+	p.trimming = 1;
+	p.nscc_net_rtt_us = 40;		// one network-wide RTT, not brtt
+	EXPECT_EQ(nscc_target(&s, &p), 7680u);	// 30 us
+	// network BDP 8000 x 40 / 8 = 40000 B: a = 0.4, unit 400 B (Q4 6400)
+	EXPECT_EQ(nscc_unit(&s, &p), 6400u);
+	p.nscc_net_rtt_us = 101;		// 75.75 us, kept exactly in Q8
+	EXPECT_EQ(nscc_target(&s, &p), 19392u);
+}
+
+// initNscc(): the window starts at maxwnd = 1.5 BDP, the delay average at 0.
+TEST(nscc_start, OnePointFiveBdp)
+{
+	smartt_params p = NsccParams();
+	smartt_state s = NsccStart(p);
+
+	EXPECT_EQ(s.cwnd, 150000u);		// 1.5 x 100000
+	EXPECT_EQ(s.avg_rtt, 0u);
+	EXPECT_TRUE(s.flags & SMARTT_F_NSCC);
+
+	p.base_rtt_us = 0;			// learned: from the handshake
+	s = NsccStart(p, 200);
+	EXPECT_EQ(s.cwnd, 300000u);		// 1.5 x 8000 x 200 / 8
+	s = NsccStart(p);			// or from the first sample
+	EXPECT_EQ(s.cwnd, 0u);
+	EXPECT_EQ(NAck(s, p, 0, -1, false), SMARTT_NONE);
+	EXPECT_EQ(s.cwnd, 0u);
+	NAck(s, p, 0, 100, false);
+	EXPECT_EQ(s.brtt, 100u);
+	EXPECT_EQ(s.cwnd, 150000u);		// increase clamped at maxwnd
+}
+
+// multiplicative_decrease(): cwnd x max(0.5, 1 - 0.8 (avg - target) / avg),
+// on the average queueing delay, at most once per base RTT (strictly
+// more than brtt since the last one).
+TEST(nscc_md, QueueingDelayNormalised)
+{
+	const smartt_params p = NsccParams();
+	smartt_state s = NsccStart(p);
+
+	NsccOpen(s, p);
+	s.avg_rtt = 150 << 8;	// average queueing delay 150 us
+	// Marked, rtt 250: delay 150 us, the average stays 38400. r = 819 x
+	// ((38400 - 19200) << 10) / 38400 = 819 x 512 = 419328 (Q20);
+	// 150000 x 419328 >> 20 = 59985.35 -> 59985: 150000 - 59985 = 90015
+	// (0.5 x 150000 = 75000 is lower). No batch: 1000 B, 10 us.
+	EXPECT_EQ(NAck(s, p, 10, 250, true), SMARTT_MD);
+	EXPECT_EQ(s.cwnd, 90015u);
+	EXPECT_EQ(s.avg_rtt, 38400u);
+	// 100 us after it: not more than a base RTT, no decrease. But
+	// 110 us after the last eta (t = 0) the batch is due: nothing was
+	// summed (marked ACKs), eta 153600 + 682 = 150 x 1024 + 682: + 150.
+	EXPECT_EQ(NAck(s, p, 110, 250, true), SMARTT_NONE);
+	EXPECT_EQ(s.cwnd, 90165u);
+	EXPECT_EQ(s.adj_time, 110u);
+	// 101 us after it: 90165 x 419328 = 37808709120, >> 20 = 36057.2
+	// -> 36057: 54108. No batch (1 us since the eta, 2000 B).
+	EXPECT_EQ(NAck(s, p, 111, 250, true), SMARTT_MD);
+	EXPECT_EQ(s.cwnd, 54108u);
+	EXPECT_EQ(s.adj_time, 110u);
+}
+
+TEST(nscc_md, HalfIsTheDeepestCut)
+{
+	const smartt_params p = NsccParams();
+	smartt_state s = NsccStart(p);
+
+	NsccOpen(s, p);
+	s.avg_rtt = 1000 << 8;	// 1000 us: 1 - 0.8 x 925 / 1000 = 0.26
+	// r = 819 x ((256000 - 19200) << 10) / 256000 = 775756 (Q20): the
+	// cut would leave 150000 - 110972 = 39028; the floor 0.5 wins.
+	// (Delay 1000 us > 300 us would trigger QuickAdapt, but its window
+	// of 175 us has not ended.)
+	EXPECT_EQ(NAck(s, p, 10, 1100, true), SMARTT_MD);
+	EXPECT_EQ(s.cwnd, 75000u);
+}
+
+TEST(nscc_md, AverageAtOrBelowTargetDoesNotCut)
+{
+	const smartt_params p = NsccParams();
+	smartt_state s = NsccStart(p);
+
+	NsccOpen(s, p);
+	// Marked, delay 100 us >= target: the MD cell. avg = 0 + 25600 / 80
+	// = 320 (1.25 us) <= 19200: no cut, but FastIncrease's count ends.
+	EXPECT_EQ(s.fi_count, 1000u);
+	EXPECT_EQ(NAck(s, p, 10, 200, true), SMARTT_NONE);
+	EXPECT_EQ(s.cwnd, 150000u);
+	EXPECT_EQ(s.avg_rtt, 320u);
+	EXPECT_EQ(s.fi_count, 0u);
+	// Marked below target: path change, nothing else.
+	EXPECT_EQ(NAck(s, p, 20, 150, true), SMARTT_PATH_CHANGE);
+	EXPECT_EQ(s.cwnd, 150000u);
+}
+
+// update_delay(): gain 1/80; an unmarked sample above target counts as
+// brtt / 4; a NACK as one network RTT.
+TEST(nscc_rtt, DelayAverage)
+{
+	const smartt_params p = NsccParams();
+	smartt_state s = NsccStart(p);
+
+	NAck(s, p, 0, 180, true);	// 80 us marked: 20480 / 80 = 256
+	EXPECT_EQ(s.avg_rtt, 256u);
+	NAck(s, p, 1, 180, false);	// unmarked above target: 25 us
+	EXPECT_EQ(s.avg_rtt, 256u + (6400 - 256) / 80);	// 332
+	NAck(s, p, 2, 150, false);	// 50 us, below target: as is
+	EXPECT_EQ(s.avg_rtt, 332u + (12800 - 332) / 80);	// 487
+	NAck(s, p, 3, 100, false);	// 0 us: 487 - 487 / 80 = 481
+	EXPECT_EQ(s.avg_rtt, 481u);
+	nscc_on_nack(&s, &p, 4, kMtu, 0);	// 100 us: 481 + 25119 / 80
+	EXPECT_EQ(s.avg_rtt, 794u);
+	NAck(s, p, 5, -1, false);	// no sample: unchanged
+	EXPECT_EQ(s.avg_rtt, 794u);
+}
+
+// fulfill_adjustment(): the summed increase is applied once more than
+// 8 MTU were ACKed, or more than one network RTT after the last eta,
+// which comes with it.
+TEST(nscc_batch, EightMtuAndNetworkRtt)
+{
+	const smartt_params p = NsccParams();
+	smartt_state s = NsccStart(p);
+
+	NsccOpen(s, p);
+	EXPECT_EQ(nscc_on_timeout(&s, &p, 50000), SMARTT_LOSS);
+	EXPECT_EQ(s.cwnd, 100000u);
+	// Unmarked, rtt 200: delay 100 us >= target, fair increase of
+	// 5120000000 / 100000 = 51200 (Q10, 50 B) each. Eight ACKs are
+	// 8000 B, not more than 8 MTU: nothing applied yet.
+	for (u32 t = 10; t < 18; t++)
+		EXPECT_EQ(NAck(s, p, t, 200, false), SMARTT_FAIR_INC);
+	EXPECT_EQ(s.cwnd, 100000u);
+	EXPECT_EQ(s.inc_acc, 8u * 51200);
+	EXPECT_EQ(s.adj_bytes, 8000u);
+	// The ninth: 9 x 51200 + 682 = 461482 = 450 x 1024 + 682. No eta
+	// (18 us since the last).
+	NAck(s, p, 18, 200, false);
+	EXPECT_EQ(s.cwnd, 100450u);
+	EXPECT_EQ(s.inc_rem, 682u);
+	EXPECT_EQ(s.adj_bytes, 0u);
+	EXPECT_EQ(s.adj_time, 0u);
+	// One ACK 119 us after the last eta (> 100): 5120000000 / 100450 =
+	// 50970; + 682 = 51652 = 50 x 1024 + 452; eta: 153600 + 452 =
+	// 150 x 1024 + 452. 100450 + 50 + 150.
+	NAck(s, p, 119, 200, false);
+	EXPECT_EQ(s.cwnd, 100650u);
+	EXPECT_EQ(s.inc_rem, 452u);
+	EXPECT_EQ(s.adj_time, 119u);
+	// Exactly one network RTT later: not more than it, not due.
+	// 5120000000 / 100650 = 50869 summed. (The QuickAdapt window
+	// ends, 219 us > 175 us, untriggered.)
+	NAck(s, p, 219, 200, false);
+	EXPECT_EQ(s.cwnd, 100650u);
+	EXPECT_EQ(s.inc_acc, 50869u);
+	// One us more: 2 x 50869 + 452 = 102190 = 99 x 1024 + 814, eta
+	// 153600 + 814 = 150 x 1024 + 814: 100650 + 99 + 150.
+	NAck(s, p, 220, 200, false);
+	EXPECT_EQ(s.cwnd, 100899u);
+	EXPECT_EQ(s.inc_rem, 814u);
+	EXPECT_EQ(s.adj_time, 220u);
+}
+
+// proportional_increase(): alpha x size x (target - delay), alpha = 4 mss
+// a / 12 us, over the window.
+TEST(nscc_batch, ProportionalIncrease)
+{
+	const smartt_params p = NsccParams();
+	smartt_state s = NsccStart(p);
+
+	NsccOpen(s, p);
+	nscc_on_timeout(&s, &p, 50000);
+	// Delay 25 us, headroom 50 us: 4 x 1000 x 1000 x 50 / 12 / 100000 =
+	// 166.67 B = 170666 (Q10, 16000 x 1000 x 12800 / 1200000).
+	EXPECT_EQ(NAck(s, p, 10, 125, false), SMARTT_PROP_INC);
+	EXPECT_EQ(s.inc_acc, 170666u);
+	EXPECT_EQ(s.cwnd, 100000u);
+	// Delay 75 us = target: the fair cell, + 51200.
+	EXPECT_EQ(NAck(s, p, 11, 175, false), SMARTT_FAIR_INC);
+	EXPECT_EQ(s.inc_acc, 170666u + 51200);
+}
+
+// quick_adapt(): at the end of a window of brtt + target (strictly after
+// 175 us), a delay above 4 x target triggers it if less than maxwnd / 8
+// was delivered; the window becomes the delivered bytes.
+TEST(nscc_qa, DelayTrigger)
+{
+	const smartt_params p = NsccParams();
+	smartt_state s = NsccStart(p);
+
+	NsccOpen(s, p);		// window opened at t = 0
+	// Delay 301 us > 300 us; window not over at 50 and at 175 (175 us
+	// is not more than the window).
+	EXPECT_EQ(NAck(s, p, 50, 401, false), SMARTT_FAIR_INC);
+	EXPECT_EQ(NAck(s, p, 175, 401, false), SMARTT_FAIR_INC);
+	EXPECT_EQ(s.acked, 2000u);
+	// At 176 it is: 3000 B delivered < 18750.
+	EXPECT_EQ(NAck(s, p, 176, 401, false, kMtu, 42000), SMARTT_QUICK_ADAPT);
+	EXPECT_EQ(s.cwnd, 3000u);
+	EXPECT_EQ(s.ignore_left, 42000u);
+	EXPECT_EQ(s.inc_acc, 0u);
+	EXPECT_EQ(s.adj_bytes, 0u);
+	EXPECT_EQ(s.acked, 0u);
+	EXPECT_EQ(s.qa_start, 176u);
+}
+
+TEST(nscc_qa, DelayAtFourTargetsOrGateDoNotTrigger)
+{
+	const smartt_params p = NsccParams();
+	smartt_state s = NsccStart(p);
+
+	NsccOpen(s, p);
+	// Delay exactly 300 us = 4 x target: no trigger; the window restarts.
+	EXPECT_EQ(NAck(s, p, 176, 400, false), SMARTT_FAIR_INC);
+	EXPECT_EQ(s.qa_start, 176u);
+	EXPECT_EQ(s.acked, 0u);
+	// Triggering delay, but 19000 B delivered >= 18750: no QuickAdapt.
+	NAck(s, p, 200, 100, false, 18000);
+	EXPECT_NE(NAck(s, p, 352, 500, false), SMARTT_QUICK_ADAPT);
+	EXPECT_EQ(s.qa_start, 352u);
+}
+
+// A trim NACK arms QuickAdapt; the window adapts at the end of the
+// measurement window; after it the ignore phase skips only marked ACKs.
+TEST(nscc_qa, NackTriggerAndIgnorePhase)
+{
+	const smartt_params p = NsccParams();
+	smartt_state s = NsccStart(p);
+
+	NsccOpen(s, p);
+	EXPECT_EQ(nscc_on_nack(&s, &p, 10, kMtu, 0), SMARTT_LOSS);
+	EXPECT_EQ(s.cwnd, 149000u);
+	EXPECT_TRUE(s.flags & SMARTT_F_QA_ARMED);
+	// 176: armed, 1000 B delivered (this ACK): max(1000, mtu) = 1000.
+	EXPECT_EQ(NAck(s, p, 176, 100, false, kMtu, 5000), SMARTT_QUICK_ADAPT);
+	EXPECT_EQ(s.cwnd, 1000u);
+	EXPECT_FALSE(s.flags & SMARTT_F_QA_ARMED);
+	EXPECT_EQ(s.ignore_left, 5000u);
+	// Unmarked ACKs count down but are processed. Delay 10 us, headroom
+	// 65 us = 16640 (Q8), over a 1000 B window: 16000 x 1000 x 16640 /
+	// 12000 = 22186666 (Q10), due at once (180 us since the last eta):
+	// + 682 = 21667 x 1024 + 340; eta 153600 + 340 = 150 x 1024 + 340.
+	// 1000 + 21667 + 150: per ACK, NSCC's increase scales with
+	// size / cwnd, 4 mss a b per window of ACKs.
+	EXPECT_EQ(NAck(s, p, 180, 110, false), SMARTT_PROP_INC);
+	EXPECT_EQ(s.ignore_left, 4000u);
+	EXPECT_EQ(s.cwnd, 22817u);
+	// Marked ones are ignored, and restart the batch.
+	EXPECT_EQ(NAck(s, p, 181, 300, true), SMARTT_IGNORED);
+	EXPECT_EQ(s.ignore_left, 3000u);
+	EXPECT_EQ(s.inc_acc, 0u);
+	// So are NACKs, which then take nothing off.
+	EXPECT_EQ(nscc_on_nack(&s, &p, 182, kMtu, 0), SMARTT_IGNORED);
+	EXPECT_EQ(s.cwnd, 22817u);
+	EXPECT_EQ(s.ignore_left, 2000u);
+}
+
+// fast_increase(): a queueing delay under 1 us extends the clean run;
+// once it exceeds the window each ACK adds 0.25 x a x size at once.
+TEST(nscc_fast_inc, UnderOneMicrosecond)
+{
+	smartt_params p = NsccParams();
+	smartt_state s = NsccStart(p);
+
+	NsccOpen(s, p);				// fi_count 1000
+	nscc_on_timeout(&s, &p, 146000);
+	EXPECT_EQ(s.cwnd, 4000u);
+	for (u32 t = 1; t <= 3; t++)		// 2000, 3000, 4000: not > 4000
+		EXPECT_EQ(NAck(s, p, t, 100, false), SMARTT_PROP_INC);
+	EXPECT_EQ(s.cwnd, 4000u);
+	// 5000 > 4000: 1000 x 16000 x 64 / (1000 x 4) = 256000 (Q10), + 682
+	// remainder: 250 B.
+	EXPECT_EQ(NAck(s, p, 4, 100, false), SMARTT_FAST_INC);
+	EXPECT_EQ(s.cwnd, 4250u);
+	EXPECT_TRUE(s.flags & SMARTT_F_FAST_INC);
+	// Delay 1 us is not under 1 us: the run ends.
+	EXPECT_EQ(NAck(s, p, 5, 101, false), SMARTT_PROP_INC);
+	EXPECT_EQ(s.fi_count, 0u);
+	EXPECT_FALSE(s.flags & SMARTT_F_FAST_INC);
+	EXPECT_EQ(s.cwnd, 4250u);
+
+	// fast_inc_tol_us widens the threshold (host jitter): 1 us counts.
+	p.fast_inc_tol_us = 1;
+	s = NsccStart(p);
+	NsccOpen(s, p);
+	nscc_on_timeout(&s, &p, 146000);
+	for (u32 t = 1; t <= 3; t++)
+		NAck(s, p, t, 101, false);
+	EXPECT_EQ(NAck(s, p, 4, 101, false), SMARTT_FAST_INC);
+	EXPECT_EQ(s.cwnd, 4250u);
+}
+
+// The byte floor holds in NSCC too; timeouts ignore the ignore phase.
+TEST(nscc_floor, SubSegmentAndTimeout)
+{
+	smartt_params p = NsccParams();
+
+	p.min_cwnd_bytes = 64;
+	smartt_state s = NsccStart(p);
+	EXPECT_EQ(nscc_on_timeout(&s, &p, 200000), SMARTT_LOSS);
+	EXPECT_EQ(s.cwnd, 64u);
+	s.ignore_left = 5000;
+	EXPECT_EQ(nscc_on_timeout(&s, &p, 10), SMARTT_LOSS);
+	EXPECT_EQ(s.ignore_left, 5000u);
+	EXPECT_EQ(s.cwnd, 64u);
 }
 
 // Parameters at the edges of (and beyond) their ranges: nothing divides
