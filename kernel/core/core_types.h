@@ -24,6 +24,17 @@ typedef int32_t s32;
 typedef int64_t s64;
 #endif
 
+/*
+ * A law's once-per-RTT steps (an epoch's end, a Quick Adapt window's end)
+ * stay out of line, so that the per-ACK path they branch from keeps few
+ * registers live and a short prologue.
+ */
+#ifdef __KERNEL__
+#define CORE_SLOWPATH noinline __maybe_unused
+#else
+#define CORE_SLOWPATH __attribute__((__noinline__, __unused__))
+#endif
+
 /* @a / @b for a 32-bit divisor; the caller guarantees @b != 0. */
 static inline u64 core_div_u32(u64 a, u32 b)
 {

@@ -338,11 +338,14 @@ static inline u64 uno_min_cwnd(const struct uno_params *p, u32 mss)
 	return (u64)p->min_cwnd_segs * (mss ? mss : 1);
 }
 
-/* Window cap, never below the floor (a tiny BDP must not stall a flow). */
-static inline u64 uno_max_cwnd(const struct uno_params *p, u64 bdp, u32 mss)
+/*
+ * Window cap in q8, never below the floor @lo (q8): a tiny BDP must not
+ * stall a flow.
+ */
+static inline u64 uno_max_cwnd(const struct uno_params *p, u64 bdp, u64 lo)
 {
-	return uno_max(core_div_u32(bdp * p->max_cwnd_bdp_pct, 100),
-		       uno_min_cwnd(p, mss));
+	return uno_max(core_div_u32(bdp * p->max_cwnd_bdp_pct, 100) <<
+		       UNO_CWND_SHIFT, lo);
 }
 
 static inline u64 uno_cwnd_bytes(const struct uno_state *s)
@@ -380,9 +383,8 @@ static inline void uno_clamp(struct uno_state *s, const struct uno_params *p,
 			     u64 bdp, u32 mss)
 {
 	u64 lo = uno_min_cwnd(p, mss) << UNO_CWND_SHIFT;
-	u64 hi = uno_max_cwnd(p, bdp, mss) << UNO_CWND_SHIFT;
 
-	s->cwnd = uno_min(uno_max(s->cwnd, lo), hi);
+	s->cwnd = uno_min(uno_max(s->cwnd, lo), uno_max_cwnd(p, bdp, lo));
 }
 
 /*
@@ -440,7 +442,7 @@ static inline bool uno_md(struct uno_state *s, const struct uno_params *p,
  * the artifact's trend rule sees E receding, in which case the flow gets an
  * extra AI for the epoch's bytes instead.
  */
-static inline u32 uno_epoch_end(struct uno_state *s, const struct uno_params *p,
+static CORE_SLOWPATH u32 uno_epoch_end(struct uno_state *s, const struct uno_params *p,
 				u64 bdp, u32 rtt_us, u32 tx_us)
 {
 	u32 g = p->ewma_gain_q16, period, next, ev = UNO_EV_EPOCH;
@@ -485,6 +487,20 @@ static inline u32 uno_epoch_end(struct uno_state *s, const struct uno_params *p,
 }
 
 /*
+ * QA window start: on the ACK of the first packet sent after the previous
+ * window ended (or after a cut), a window of uno_qa_window() opens.
+ */
+static CORE_SLOWPATH void uno_qa_open(struct uno_state *s,
+				      const struct uno_params *p,
+				      const struct uno_ack *a)
+{
+	s->flags |= UNO_F_QA_ON;
+	s->flags &= ~(UNO_F_QA_APPLIM | UNO_F_QA_MARKED);
+	s->qa_end_ts = a->now_us + uno_qa_window(p, s, a);
+	s->qa_acked = 0;
+}
+
+/*
  * QA window end (Alg. 1 ONQA): if less than beta x cwnd was acked in about
  * one RTT the network is extremely congested (incast, new flows); jump to
  * what was delivered (per period, uno_qa_acked()), then stay away from MD
@@ -511,7 +527,7 @@ static inline bool uno_qa_fires(const struct uno_state *s,
 	return *acked * 100 < uno_cwnd_bytes(s) * p->beta_qa_pct;
 }
 
-static inline u32 uno_qa_end(struct uno_state *s, const struct uno_params *p,
+static CORE_SLOWPATH u32 uno_qa_end(struct uno_state *s, const struct uno_params *p,
 			     const struct uno_ack *a)
 {
 	u64 acked, cwnd;
@@ -601,6 +617,8 @@ static inline bool uno_update_base(struct uno_state *s,
 	if (rtt == UNO_RTT_NONE)
 		return base != 0;
 	rtt = uno_base_rtt(p, rtt);
+	if (rtt == base)
+		return true;
 	if (!base) {
 		uno_start(s, p, rtt, a->mss, a->now_us, a->sent);
 		return true;
@@ -621,14 +639,12 @@ static inline bool uno_update_base(struct uno_state *s,
 static inline u32 uno_on_ack(struct uno_state *s, const struct uno_params *p,
 			     const struct uno_ack *a)
 {
-	bool has_tx = a->rtt_us >= 0;
-	u32 tx_us = a->now_us - (u32)a->rtt_us;
+	bool has_tx = a->rtt_us >= 0, ep_end;
+	u64 bdp, lo, hi;
 	u32 ev = 0;
-	u64 bdp;
 
 	if (!uno_update_base(s, p, a))
 		return 0;
-	bdp = uno_bdp(p, s->base_rtt_us);
 
 	/* One window sent since start or QA: MD decisions may resume. */
 	if (!(s->flags & UNO_F_EP_ON) && uno_after_eq(a->sent, s->ep_arm_seq)) {
@@ -649,27 +665,29 @@ static inline u32 uno_on_ack(struct uno_state *s, const struct uno_params *p,
 			s->flags |= UNO_F_QA_APPLIM;
 		if (a->ece)
 			s->flags |= UNO_F_QA_MARKED;
+		if (uno_after_eq(a->now_us, s->qa_end_ts))
+			ev = uno_qa_end(s, p, a);
+	} else if (has_tx && uno_after_eq(a->now_us - a->rtt_us, s->qa_end_ts)) {
+		uno_qa_open(s, p, a);
 	}
 
-	if (!(s->flags & UNO_F_QA_ON)) {
-		if (has_tx && uno_after_eq(tx_us, s->qa_end_ts)) {
-			s->flags |= UNO_F_QA_ON;
-			s->flags &= ~(UNO_F_QA_APPLIM | UNO_F_QA_MARKED);
-			s->qa_end_ts = a->now_us + uno_qa_window(p, s, a);
-			s->qa_acked = 0;
-		}
-	} else if (uno_after_eq(a->now_us, s->qa_end_ts)) {
-		ev |= uno_qa_end(s, p, a);
-	}
-
-	if (!a->ece)
+	bdp = uno_bdp(p, s->base_rtt_us);
+	lo = uno_min_cwnd(p, a->mss) << UNO_CWND_SHIFT;
+	hi = uno_max_cwnd(p, bdp, lo);
+	ep_end = (s->flags & UNO_F_EP_ON) && has_tx &&
+		 uno_after_eq(a->now_us - a->rtt_us, s->ep_end_ts);
+	/*
+	 * AI, unless the window is at its cap and no epoch ends here: the
+	 * clamp below would take the increase back (an epoch's MD applies
+	 * to the window with this ACK's increase, as in the paper).
+	 */
+	if (!a->ece && (s->cwnd < hi || ep_end))
 		uno_ai(s, p, bdp, a->acked);
+	if (ep_end)
+		ev |= uno_epoch_end(s, p, bdp, (u32)a->rtt_us,
+				    a->now_us - (u32)a->rtt_us);
 
-	if ((s->flags & UNO_F_EP_ON) && has_tx &&
-	    uno_after_eq(tx_us, s->ep_end_ts))
-		ev |= uno_epoch_end(s, p, bdp, (u32)a->rtt_us, tx_us);
-
-	uno_clamp(s, p, bdp, a->mss);
+	s->cwnd = uno_min(uno_max(s->cwnd, lo), hi);
 	return ev;
 }
 
