@@ -65,6 +65,10 @@ ev_init() {
 	EV_INTER_US=$(jq '[to_entries[] | select(.key | test("^w")) | .value.avg_ms] |
 		if length > 0 then add / length * 1000 | floor else 0 end' "$OUT_DIR/base_rtt.json")
 	tb_cc_profile $EV_RATE "$EV_INTRA_US"
+	# NSCC's target queueing delay is 0.75 x the network's largest
+	# unloaded RTT, one for every flow (uec.cpp, initNsccParams()).
+	tb_set_param tcp_smartt nscc_net_rtt_us \
+		"$(( EV_INTER_US > EV_INTRA_US ? EV_INTER_US : EV_INTRA_US ))"
 	for _cc in uno smartt dctcp cubic bbr; do
 		tb_need_cc $_cc
 	done
