@@ -67,8 +67,8 @@
 	  "Compound the phantom MD scale over consecutive epochs, as the paper's Algorithm 1 (default 0)") \
 	P(rto_cwnd_cut, uno_params.rto_cwnd_cut, 0, 1, UNO_APPLY_ACK,		\
 	  "Shrink the window by one segment per retransmission timeout (default 0)") \
-	P(qa_needs_mark, uno_params.qa_needs_mark, 0, 1, UNO_APPLY_ACK,	\
-	  "Quick Adapt only if its window saw an ECN echo; 0: the paper's ACK-count test alone (default 1)") \
+	P(qa_mark_pct, uno_params.qa_mark_pct, 0, 100, UNO_APPLY_ACK,		\
+	  "Quick Adapt only if at least this % of its window's bytes were ECN-echoed; 0: the paper's test alone (default 50)") \
 	P(pacing_pct, pacing_pct, 0, 1000, UNO_APPLY_ACK,			\
 	  "Pacing rate, % of cwnd / base RTT; 0: not paced by TCP (default 100)")
 

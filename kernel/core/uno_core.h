@@ -78,6 +78,7 @@
 #define UNO_QA_WINDOW_PCT_DEF	200
 #define UNO_QA_WINDOW_PCT_MIN	100
 #define UNO_QA_WINDOW_PCT_MAX	1000
+#define UNO_QA_MARK_PCT_DEF	50
 #define UNO_PH_SCALE_PCT_DEF	30
 #define UNO_PH_TOL_PERMILLE_DEF	55
 #define UNO_PH_TOL_PERMILLE_MAX	1000
@@ -118,7 +119,7 @@ struct uno_params {
 	u32 trend_rule;			/* no MD while E is falling (artifact) */
 	u32 phantom_md_cumulative;	/* paper: scale *= 0.3 per epoch */
 	u32 rto_cwnd_cut;		/* cut cwnd by the timed-out bytes */
-	u32 qa_needs_mark;		/* QA only if the window saw a mark */
+	u32 qa_mark_pct;		/* QA only if >= pct of its bytes marked */
 };
 
 #define UNO_PARAMS_INIT {						\
@@ -142,17 +143,16 @@ struct uno_params {
 	.trend_rule = 1,						\
 	.phantom_md_cumulative = 0,					\
 	.rto_cwnd_cut = 0,						\
-	.qa_needs_mark = 1,						\
+	.qa_mark_pct = UNO_QA_MARK_PCT_DEF,				\
 }
 
 /* uno_state.flags */
 #define UNO_F_EP_ON		0x01U	/* epoch (MD) machinery armed */
 #define UNO_F_QA_ON		0x02U	/* QA measurement window open */
 #define UNO_F_QA_APPLIM		0x04U	/* app-limited inside that window */
-#define UNO_F_QA_MARKED		0x08U	/* an ECN echo inside that window */
 
 /*
- * Per-flow state, 64 bytes. base_rtt_us == 0 means "not started": no RTT
+ * Per-flow state, 72 bytes. base_rtt_us == 0 means "not started": no RTT
  * estimate yet, window at its floor. An all-zero struct is such a state.
  */
 struct uno_state {
@@ -160,6 +160,7 @@ struct uno_state {
 	u64 ep_acked;		/* bytes acked in the current epoch */
 	u64 ep_marked;		/* ... of which ECN-echoed */
 	u64 qa_acked;		/* bytes acked in the QA window */
+	u64 qa_marked;		/* ... of which ECN-echoed */
 	u32 base_rtt_us;	/* base RTT the constants derive from */
 	u32 ecn_ewma;		/* E, Q16 */
 	u32 prev_ecn_ewma;	/* E at the previous epoch end, Q16 */
@@ -495,9 +496,10 @@ static CORE_SLOWPATH void uno_qa_open(struct uno_state *s,
 				      const struct uno_ack *a)
 {
 	s->flags |= UNO_F_QA_ON;
-	s->flags &= ~(UNO_F_QA_APPLIM | UNO_F_QA_MARKED);
+	s->flags &= ~UNO_F_QA_APPLIM;
 	s->qa_end_ts = a->now_us + uno_qa_window(p, s, a);
 	s->qa_acked = 0;
+	s->qa_marked = 0;
 }
 
 /*
@@ -509,19 +511,19 @@ static CORE_SLOWPATH void uno_qa_open(struct uno_state *s,
  * An application-limited window proves nothing about the network and
  * never cuts (spec 3.6).
  *
- * TCP port: with qa_needs_mark, the window must also have carried an ECN
- * echo. A host that stalls for a few ms (a busy receiver, stretch ACKs, a
- * VM's vCPU) thins the ACK stream as much as an incast does, but only
- * network congestion comes with marks; the paper's switches mark long
- * before an incast's queue is extreme, so incasts still trigger QA.
+ * TCP port: at least qa_mark_pct of the window's bytes must also have
+ * been ECN-echoed. A host that stalls for a few ms (a busy receiver,
+ * stretch ACKs, a VM's vCPU) thins the ACK stream as much as an incast
+ * does, and the packets it then releases at once can draw a few marks
+ * from a near-empty queue; an incast's queue is far past every marking
+ * threshold, so nearly all of its bytes come back marked.
  */
 static inline bool uno_qa_fires(const struct uno_state *s,
 				const struct uno_params *p,
 				const struct uno_ack *a, u64 *acked)
 {
-	bool congested = (s->flags & UNO_F_QA_MARKED) || !p->qa_needs_mark;
-
-	if ((s->flags & UNO_F_QA_APPLIM) || !congested)
+	if ((s->flags & UNO_F_QA_APPLIM) ||
+	    s->qa_marked * 100 < s->qa_acked * p->qa_mark_pct)
 		return false;
 	*acked = uno_qa_acked(p, s, a);
 	return *acked * 100 < uno_cwnd_bytes(s) * p->beta_qa_pct;
@@ -547,7 +549,8 @@ static CORE_SLOWPATH u32 uno_qa_end(struct uno_state *s, const struct uno_params
 		s->qa_end_ts = a->now_us + uno_qa_window(p, s, a);
 	}
 	s->qa_acked = 0;
-	s->flags &= ~(UNO_F_QA_APPLIM | UNO_F_QA_MARKED);
+	s->qa_marked = 0;
+	s->flags &= ~UNO_F_QA_APPLIM;
 	return ev;
 }
 
@@ -568,6 +571,7 @@ static inline void uno_start(struct uno_state *s, const struct uno_params *p,
 	s->ep_acked = 0;
 	s->ep_marked = 0;
 	s->qa_acked = 0;
+	s->qa_marked = 0;
 	s->base_rtt_us = base_rtt_us;
 	s->ecn_ewma = 0;
 	s->prev_ecn_ewma = 0;
@@ -664,7 +668,7 @@ static inline u32 uno_on_ack(struct uno_state *s, const struct uno_params *p,
 		if (a->app_limited)
 			s->flags |= UNO_F_QA_APPLIM;
 		if (a->ece)
-			s->flags |= UNO_F_QA_MARKED;
+			s->qa_marked += a->acked;
 		if (uno_after_eq(a->now_us, s->qa_end_ts))
 			ev = uno_qa_end(s, p, a);
 	} else if (has_tx && uno_after_eq(a->now_us - a->rtt_us, s->qa_end_ts)) {
@@ -709,9 +713,10 @@ static inline void uno_on_tx_start(struct uno_state *s,
 		s->ep_acked = 0;
 		s->ep_marked = 0;
 	}
-	s->flags &= ~(UNO_F_QA_ON | UNO_F_QA_APPLIM | UNO_F_QA_MARKED);
+	s->flags &= ~(UNO_F_QA_ON | UNO_F_QA_APPLIM);
 	s->qa_end_ts = now_us;
 	s->qa_acked = 0;
+	s->qa_marked = 0;
 }
 
 /*

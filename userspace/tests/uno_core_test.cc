@@ -24,7 +24,7 @@
 
 #include "uno_core.h"
 
-static_assert(sizeof(struct uno_state) <= 64, "per-flow state must stay small");
+static_assert(sizeof(struct uno_state) <= 72, "per-flow state must stay small");
 
 namespace {
 
@@ -38,7 +38,7 @@ uno_params TestParams()
 	uno_params p = UNO_PARAMS_INIT;
 
 	p.delay_floor_us = 0;	// spec 9.2: no absolute floor in unit tests
-	p.qa_needs_mark = 0;	// the paper's QA test; the TCP gate has its own
+	p.qa_mark_pct = 0;	// the paper's QA test; the TCP gate has its own
 	p.qa_window_pct = 100;	// the paper's single-period QA window
 	p.min_cwnd_bytes = 0;	// the window floor in whole segments
 	return p;
@@ -89,7 +89,7 @@ TEST(uno_core, DefaultsAreTheSpecDefaults)
 	EXPECT_EQ(p.qa_window_pct, 200u);
 	EXPECT_EQ(p.min_cwnd_bytes, 64u);
 	EXPECT_EQ(p.min_cwnd_segs, 2u);
-	EXPECT_EQ(p.qa_needs_mark, 1u);
+	EXPECT_EQ(p.qa_mark_pct, 50u);
 }
 
 // U9 (first half): the initial window is one BDP, paced at line rate.
@@ -409,19 +409,28 @@ TEST(uno_core, U6_QuickAdaptCutsToDelivered)
 	EXPECT_EQ(s.cwnd, 50400 * kQ8);
 }
 
-// TCP port: with qa_needs_mark, U6's thin window cuts only if it carried
-// an ECN echo. Unmarked, it is a host stall: no QA, the window stays at
-// one BDP (plus AI); one marked ACK in it is enough to cut as in U6.
-TEST(uno_core, QuickAdaptNeedsAMark)
+// TCP port: with qa_mark_pct = 50, U6's thin window cuts only if at least
+// half of its bytes were ECN-echoed. Unmarked, it is a host stall: no QA,
+// the window stays at one BDP (plus AI). One marked ACK of 4096 B among
+// 52500 (7.8 %) is a stall's burst meeting a near-empty queue: no QA
+// either. Half of them marked (26250 of 52500, exactly the bound): the cut
+// of U6.
+TEST(uno_core, QuickAdaptNeedsMarkedBytes)
 {
 	uno_params p = TestParams();
 	uno_state s;
 
-	p.qa_needs_mark = 1;
+	p.qa_mark_pct = 50;
 	uno_init(&s, &p, kMss, kBase, 0, 0);
 	OnAck(s, p, Ack(14, 4096, 14, false, 4096));
 	OnAck(s, p, Ack(20, 26250, 14, false, 8192));
 	EXPECT_EQ(OnAck(s, p, Ack(29, 26250, 14, false, 12288)) & UNO_EV_QA, 0u);
+	EXPECT_GE(s.cwnd, kBdp * kQ8);
+
+	uno_init(&s, &p, kMss, kBase, 0, 0);
+	OnAck(s, p, Ack(14, 4096, 14, false, 4096));
+	OnAck(s, p, Ack(20, 48404, 14, false, 8192));
+	EXPECT_EQ(OnAck(s, p, Ack(29, 4096, 14, true, 12288)) & UNO_EV_QA, 0u);
 	EXPECT_GE(s.cwnd, kBdp * kQ8);
 
 	uno_init(&s, &p, kMss, kBase, 0, 0);
