@@ -162,7 +162,7 @@ plot_fct() {
 	map to the papers and why the rates are what they are:
 	`Documentation/testing.rst`, which also has the findings: where uno
 	and smartt beat the baselines, where not, and why (its sections
-	"Findings" and "Why uno's inter-DC flows fall short in the VM"). A
+	"Findings" and "uno in the VM after issue 11"). A
 	check that fails is reported as measured: the thresholds are the
 	specs' and are not tuned to pass.
 
