@@ -133,12 +133,8 @@ ev_check() {
 ev_claim() {
 	if [ "$EV_PROFILE" = full ]; then
 		ev_check "$@"
-	elif awk "BEGIN { exit !($2 $3 $4) }"; then
-		echo "ok: $EV_LABEL:$1 = $2 ($3 $4)"
-		echo "$EV_LABEL:$1 $2 $3 $4 pass" >> "$OUT_DIR/checks"
 	else
-		echo "short: $EV_LABEL:$1 = $2, the paper's bound is $3 $4"
-		echo "$EV_LABEL:$1 $2 $3 $4 fail" >> "$OUT_DIR/checks"
+		tb_claim "$EV_LABEL:$1" "$2" "$3" "$4"
 	fi
 }
 

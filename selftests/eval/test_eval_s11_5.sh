@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib_eval.sh"
 
 ALONE=2
-OVERLAP=$(ev_pick 6 12)
+OVERLAP=$(ev_pick 10 12)	# >= 8 samples: one per ~1 s on a slow host
 
 tb_dumbbell 2 0
 ev_init S11.5

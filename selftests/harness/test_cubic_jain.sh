@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Harness check (c): two cubic flows share a 500 Mbit/s dumbbell
+# Harness check (c): two cubic flows share a 250 Mbit/s dumbbell
 # bottleneck (RED, which drops for non-ECN cubic); records their Jain
 # index, the baseline figure (no threshold on it). The checks are on the
 # measurement itself: both flows carry data, the common-window total does
@@ -8,7 +8,9 @@
 # uno-timeout: 120
 . "$(dirname "$0")/../lib/testbed.sh"
 
-RATE=500
+# (A 2 GHz host's TCG VM carried them at 370 Mbit/s in all through a
+# 500 Mbit/s port: the test would measure the VM.)
+RATE=250
 
 tb_dumbbell 2 0
 tb_bottleneck_red $RATE 30

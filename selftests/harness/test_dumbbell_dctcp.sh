@@ -1,14 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Harness check (a): a 500 Mbit/s dumbbell bottleneck (TBF shaping, RED step
+# Harness check (a): a 250 Mbit/s dumbbell bottleneck (TBF shaping, RED step
 # ECN marking at 30 KB) carries a single dctcp flow at >= 90 % of its rate,
 # with ECN negotiated: the bottleneck marks and the sender sees the marks
-# echoed (delivered_ce in ss -ti). At 1 Gbit/s the TCG VM itself is the
-# limit: 0.87-0.94 measured over five runs, so a test there measures the VM.
+# echoed (delivered_ce in ss -ti). The TCG VM itself limits a flow at a
+# rate that depends on the host: 0.87-0.94 of 1 Gbit/s on one, 0.74 of
+# 500 Mbit/s on a 2 GHz one, so a test there measures the VM.
 # uno-timeout: 120
 . "$(dirname "$0")/../lib/testbed.sh"
 
-RATE=${RATE:-500}
+RATE=${RATE:-250}
 MARK_KB=30
 
 tb_dumbbell 1 0

@@ -64,6 +64,20 @@ tb_check() {
 	fi
 }
 
+# tb_claim NAME VALUE OP LIMIT: a bound this host's VM is measured to
+# miss (Documentation/testing.rst says by how much and why): recorded in
+# $OUT_DIR/checks as tb_check records it, pass or fail, and printed as
+# "short:" when missed, without failing the test.
+tb_claim() {
+	if awk "BEGIN { exit !($2 $3 $4) }"; then
+		echo "ok: $1 = $2 ($3 $4)"
+		echo "$1 $2 $3 $4 pass" >> "$OUT_DIR/checks"
+	else
+		echo "short: $1 = $2, the bound is $3 $4"
+		echo "$1 $2 $3 $4 fail" >> "$OUT_DIR/checks"
+	fi
+}
+
 # Exit with the ksft code the checks so far call for.
 tb_exit() {
 	[ "${TB_FAILED:-0}" = 1 ] && exit $KSFT_FAIL
@@ -322,8 +336,8 @@ tb_cc_profile() {
 #   fq   fq on every sender's egress enforces the departure times TCP
 #        stamps from sk_pacing_rate (EDT), for every CC (Linux sets a
 #        rate of 1.2-2 x cwnd / srtt for cubic and dctcp too);
-#   off  uno and smartt set no pacing rate; their windows alone clock the
-#        flows (and windows below a segment are not enforced).
+#   off  uno and smartt set no pacing rate and keep windows of whole
+#        segments; their windows alone clock the flows.
 # Measured in the TCG VM (Documentation/testing.rst): uno's one intra-DC
 # flow (N1) ran at 0.73 x C paced by TCP, 0.56 by fq, 0.78 unpaced; its
 # one inter-DC flow (N2) at 0.43, 0.28 and 0.30.
@@ -335,9 +349,11 @@ tb_pacing() {
 				tb_die "fq on $_ns"
 		done ;;
 	tcp) ;;
-	off)
+	off)	# and windows of whole segments, as nothing else enforces less
 		tb_set_param tcp_uno pacing_pct 0
-		tb_set_param tcp_smartt pacing_gain 0 ;;
+		tb_set_param tcp_uno min_cwnd_bytes 0
+		tb_set_param tcp_smartt pacing_gain 0
+		tb_set_param tcp_smartt min_cwnd_bytes 0 ;;
 	*) tb_die "TB_PACING '$TB_PACING': fq, tcp or off" ;;
 	esac
 }

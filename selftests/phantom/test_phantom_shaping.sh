@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shaping accuracy of the phantom qdisc: one cubic flow through a dumbbell
 # whose bottleneck is the phantom qdisc with marking off (ecn-min/ecn-max
-# 100 %, phantom-size 0), at 100, 500 and 1000 Mbit/s (PHANTOM_RATES).
+# 100 %, phantom-size 0), at 100, 200 and 300 Mbit/s (PHANTOM_RATES; 300
+# is the evaluation's rate: a 2 GHz host's TCG VM put 37 % less than
+# 1 Gbit/s on the wire).
 #
 # Two figures per rate, over one common window:
 #  * wire: the qdisc's own byte counter (qdisc_pkt_len(): the frame from
@@ -20,7 +22,7 @@
 # uno-timeout: 120
 . "$(dirname "$0")/../lib/testbed.sh"
 
-RATES=${PHANTOM_RATES:-100 500 1000}
+RATES=${PHANTOM_RATES:-100 200 300}
 WARMUP=3
 WINDOW=8
 TOL=0.03

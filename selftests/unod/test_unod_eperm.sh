@@ -17,8 +17,8 @@ modprobe tcp_smartt || tb_die "modprobe tcp_smartt"
 tb_check uno_nl_loaded "$(grep -c '^uno_nl ' /proc/modules)" == 1
 
 # Reading needs no privilege; a dump can be of one CC.
-tb_check nobody_reads "$(nobody $UNOCTL -j cc show | jq length)" == 46
-tb_check dump_one_cc "$(nobody $UNOCTL -j cc show smartt | jq '[.[] | select(.cc == "smartt")] | length')" == 26
+tb_check nobody_reads "$(nobody $UNOCTL -j cc show | jq length)" == 51
+tb_check dump_one_cc "$(nobody $UNOCTL -j cc show smartt | jq '[.[] | select(.cc == "smartt")] | length')" == 29
 
 for cc_param in "uno alpha_ppm" "smartt trtt_factor"; do
 	set -- $cc_param
