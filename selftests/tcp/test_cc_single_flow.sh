@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # A single flow of each of our CCs on a 250 Mbit/s dumbbell bottleneck with
-# RED step ECN marking at 30 KB reaches >= 90 % of the rate (for uno a
-# claim: see below), and the queue
+# RED step ECN marking at 30 KB reaches >= 0.9 of what dctcp reaches in the
+# same run (for uno a claim: see below; >= 90 % of the rate is a claim for
+# both), and the queue
 # stays bounded by the marking: p99 backlog below half the 256 KB limit.
 # (At 1 Gbit/s the TCG VM itself is the limit: 0.88-0.93 measured for uno
 # and smartt, 0.92-0.94 for dctcp, so the test would measure the VM.)
@@ -19,7 +20,7 @@ tb_qdisc_sampler tor p0 0.5
 tb_base_rtts
 tb_cc_profile $RATE "$(tb_intra_rtt_us)"
 
-for cc in uno smartt; do
+for cc in dctcp uno smartt; do
 	tb_receiver_cc "$cc"
 	drops0=$(tb_qdisc_counter tor p0 drops)
 	tb_flow h1 "$cc" 20 > /dev/null
@@ -28,13 +29,17 @@ for cc in uno smartt; do
 	drops=$(($(tb_qdisc_counter tor p0 drops) - drops0))
 	p99=$(jq .backlog_p99_bytes "$OUT_DIR/$cc.json")
 	tb_log "$cc: $TB_TOTAL Mbit/s, p99 backlog $p99 B, drops $drops"
-	# uno's one-BDP window cap binds under the VM's loaded RTT: 0.81 on
-	# a 2 GHz host (Documentation/testing.rst), a claim there.
-	if [ "$cc" = uno ]; then
-		tb_claim "${cc}_utilisation" "$TB_UTIL" ">=" 0.90
-	else
-		tb_check "${cc}_utilisation" "$TB_UTIL" ">=" 0.90
-	fi
+	# dctcp is this run's baseline: what the VM carries now. Ours reach
+	# 0.9 of it; the absolute 0.90 of the rate is a claim, as a busy
+	# 2 GHz host gave smartt 0.54 in one run and 0.95 in another. uno's
+	# one-BDP window cap binds under the VM's loaded RTT (0.41-0.81 on
+	# that host, Documentation/testing.rst): both are claims for it.
+	case $cc in
+	dctcp) base=$TB_UTIL; continue ;;
+	uno) tb_claim "${cc}_over_dctcp" "$(tb_calc "$TB_UTIL / $base")" ">=" 0.9 ;;
+	*) tb_check "${cc}_over_dctcp" "$(tb_calc "$TB_UTIL / $base")" ">=" 0.9 ;;
+	esac
+	tb_claim "${cc}_utilisation" "$TB_UTIL" ">=" 0.90
 	tb_check "${cc}_p99_backlog_bytes" "$p99" "<=" $((LIMIT / 2))
 done
 tb_exit
