@@ -402,9 +402,7 @@ nscc_on_nack(struct smartt_state *s, const struct smartt_params *p,
 				    nscc_target(s, p))) {
 		act = SMARTT_QUICK_ADAPT;
 	} else {
-		s->cwnd -= size < s->cwnd ? size : s->cwnd;
-		smartt_clamp(s, p);
-		return SMARTT_LOSS;
+		return smartt_loss(s, p, size);
 	}
 	s->inc_acc = 0;
 	s->adj_bytes = 0;
@@ -422,9 +420,7 @@ nscc_on_timeout(struct smartt_state *s, const struct smartt_params *p,
 {
 	if (!s->brtt)
 		return SMARTT_NONE;
-	s->cwnd -= size < s->cwnd ? size : s->cwnd;
-	smartt_clamp(s, p);
-	return SMARTT_LOSS;
+	return smartt_loss(s, p, size);
 }
 
 #endif /* _NSCC_CORE_H */

@@ -707,6 +707,22 @@ out:
 	return act;
 }
 
+/* Lost (trimmed, timed-out) bytes leave the window, down to zero. */
+static inline void smartt_take(struct smartt_state *s, u32 size)
+{
+	s->cwnd -= size < s->cwnd ? size : s->cwnd;
+}
+
+/* ... and the window is back within its bounds: a plain loss. */
+static inline enum smartt_action smartt_loss(struct smartt_state *s,
+					     const struct smartt_params *p,
+					     u32 size)
+{
+	smartt_take(s, size);
+	smartt_clamp(s, p);
+	return SMARTT_LOSS;
+}
+
 /*
  * A trimmed packet's NACK, or a loss reported as one (spec 5.9): the lost
  * bytes leave the window and QuickAdapt is armed, applying at once if the
@@ -723,7 +739,7 @@ smartt_on_nack(struct smartt_state *s, const struct smartt_params *p,
 		return SMARTT_NONE;
 	if (smartt_ignore(s, size))
 		return SMARTT_IGNORED;
-	s->cwnd -= size < s->cwnd ? size : s->cwnd;
+	smartt_take(s, size);
 	s->flags |= SMARTT_F_QA_ARMED;
 	if (smartt_quick_adapt(s, p, now, inflight))
 		act = SMARTT_QUICK_ADAPT;
@@ -744,9 +760,7 @@ smartt_on_timeout(struct smartt_state *s, const struct smartt_params *p,
 		return SMARTT_NONE;
 	if (smartt_ignore(s, size))
 		return SMARTT_IGNORED;
-	s->cwnd -= size < s->cwnd ? size : s->cwnd;
-	smartt_clamp(s, p);
-	return SMARTT_LOSS;
+	return smartt_loss(s, p, size);
 }
 
 /*
