@@ -102,9 +102,11 @@ static bool smartt_tcp_nscc(const struct smartt *ca)
 }
 
 /*
- * Apply the byte window: whole segments, at least min_cwnd of them, never
- * more than snd_cwnd_clamp. A window under min_cwnd segments is left to
- * the pacing rate, which is computed from the byte window.
+ * Apply the byte window: whole segments, rounded up (the pacing rate holds
+ * the flow to the byte window; rounded down, a window of 2.9 segments
+ * would keep 2 in flight), at least min_cwnd of them, never more than
+ * snd_cwnd_clamp. A window under min_cwnd segments is left to the pacing
+ * rate, which is computed from the byte window.
  */
 static void smartt_tcp_apply(struct sock *sk, const struct smartt *ca)
 {
@@ -115,7 +117,7 @@ static void smartt_tcp_apply(struct sock *sk, const struct smartt *ca)
 
 	if (!ca->st.cwnd)	/* no base RTT yet: the stack's IW stands */
 		return;
-	segs = max(ca->st.cwnd / max(tp->mss_cache, 1U), lo);
+	segs = max((u32)DIV_ROUND_UP_ULL(ca->st.cwnd, max(tp->mss_cache, 1U)), lo);
 	tcp_snd_cwnd_set(tp, min(segs, max(tp->snd_cwnd_clamp, 1U)));
 
 	rate = smartt_pacing_rate(&ca->st, &smartt_conf);

@@ -355,14 +355,19 @@ static inline u64 uno_cwnd_bytes(const struct uno_state *s)
 }
 
 /*
- * Window in segments for snd_cwnd: max(min_cwnd_segs, floor(cwnd / mss)).
- * Below min_cwnd_segs segments only the pacing rate holds the flow to its
- * window, so a sub-segment window needs pacing on.
+ * Window in segments for snd_cwnd: max(min_cwnd_segs, ceil(cwnd / mss)).
+ * Rounded up: the pacing rate (one byte window per base RTT) holds the
+ * flow to the byte window, and snd_cwnd only has to let the fraction of a
+ * segment out. Rounded down, a window of 2.9 segments, a 60 Mbit/s port's
+ * intra-DC BDP at MTU 4000, would keep 2 in flight and the flow at 69 % of
+ * its window. Below min_cwnd_segs segments only the pacing rate holds the
+ * flow to its window, so a sub-segment window needs pacing on.
  */
 static inline u32 uno_cwnd_segs(const struct uno_state *s,
 				const struct uno_params *p, u32 mss)
 {
-	u64 segs = core_div_u32(uno_cwnd_bytes(s), mss ? mss : 1);
+	u32 seg = mss ? mss : 1;
+	u64 segs = core_div_u32(uno_cwnd_bytes(s) + seg - 1, seg);
 
 	segs = uno_max(segs, p->min_cwnd_segs);
 	return (u32)uno_min(segs, UNO_SEGS_MAX);

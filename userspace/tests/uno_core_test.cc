@@ -106,8 +106,24 @@ TEST(uno_core, InitStartsAtOneBdpPacedAtLineRate)
 	EXPECT_EQ(s.flags, 0u);
 	// 175000 B per 14 us = 12.5e9 B/s = 100 Gbit/s
 	EXPECT_EQ(uno_pacing_rate(&s), 12500000000ull);
-	// floor(175000 / 4096) = 42 segments
-	EXPECT_EQ(uno_cwnd_segs(&s, &p, kMss), 42u);
+	// ceil(175000 / 4096) = 43 segments: pacing holds the rest back
+	EXPECT_EQ(uno_cwnd_segs(&s, &p, kMss), 43u);
+}
+
+// snd_cwnd rounds the byte window up, and never below min_cwnd_segs.
+TEST(uno_core, CwndSegsRoundUp)
+{
+	const uno_params p = TestParams();
+	uno_state s = {};
+
+	s.cwnd = 3ull * kMss * kQ8;
+	EXPECT_EQ(uno_cwnd_segs(&s, &p, kMss), 3u);
+	s.cwnd = (3ull * kMss + 1) * kQ8;
+	EXPECT_EQ(uno_cwnd_segs(&s, &p, kMss), 4u);
+	s.cwnd = (2ull * kMss + kMss * 9 / 10) * kQ8;	// 2.9 segments
+	EXPECT_EQ(uno_cwnd_segs(&s, &p, kMss), 3u);
+	s.cwnd = 64ull * kQ8;
+	EXPECT_EQ(uno_cwnd_segs(&s, &p, kMss), 2u);
 }
 
 // U1, exact: one stretch ACK for a whole window adds exactly alpha.
@@ -1049,8 +1065,8 @@ TEST(uno_core, HugeBdpDoesNotOverflow)
 				  100000)), u32(UNO_EV_EPOCH | UNO_EV_MD));
 	EXPECT_EQ(s.ecn_ewma, 16384u);
 	EXPECT_EQ(s.cwnd, 640000033554ull - 12799651);
-	// 639987233903 >> 8 = 2499950132 B = 610339 segments of 4096
-	EXPECT_EQ(uno_cwnd_segs(&s, &p, kMss), 610339u);
+	// 639987233903 >> 8 = 2499950132 B = 610339.4 segments of 4096
+	EXPECT_EQ(uno_cwnd_segs(&s, &p, kMss), 610340u);
 }
 
 // The extremes of every range at once: BDP capped at 2^36 B, cap 10 BDP,
