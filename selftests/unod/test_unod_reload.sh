@@ -57,6 +57,20 @@ $UNOD --check -c "$TB_RUN/broken2.toml" 2> "$OUT_DIR/check.log"
 tb_check check_exit "$?" == 1
 tb_check check_line_2 "$(grep -c 'broken2.toml:2:.*value out of range 1..100000' "$OUT_DIR/check.log")" == 1
 tb_check check_line_5 "$(grep -c 'broken2.toml:5:.*qdisc.rate' "$OUT_DIR/check.log")" == 1
+# A directory is no file, and a default CC must exist on this host (a
+# built-in, a loaded one or a module the kernel can load).
+$UNOD --check -c "$TB_RUN" 2> "$OUT_DIR/check-dir.log"
+tb_check check_dir_exit "$?" == 1
+tb_check check_dir_msg "$(grep -c 'Is a directory' "$OUT_DIR/check-dir.log")" == 1
+printf '[cc]\ndefault = "nope"\n' > "$TB_RUN/nope.toml"
+$UNOD --check -c "$TB_RUN/nope.toml" 2> "$OUT_DIR/check-nope.log"
+tb_check check_nope_exit "$?" == 1
+tb_check check_nope_line "$(grep -c "nope.toml:2:.*no congestion control 'nope'" "$OUT_DIR/check-nope.log")" == 1
+for cc in cubic dctcp smartt; do
+	printf '[cc]\ndefault = "%s"\n' "$cc" > "$TB_RUN/cc.toml"
+	$UNOD --check -c "$TB_RUN/cc.toml" > /dev/null
+	tb_check "check_default_$cc" "$?" == 0
+done
 
 cp "$TB_RUN/a.toml" "$UNOD_CONF"
 unod_start "$UNOD_CONF"

@@ -10,6 +10,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
 #include <toml++/toml.h>
 
 #include "params.h"
@@ -19,6 +22,8 @@ namespace {
 
 class Parser {
 public:
+	explicit Parser(const CcLookup &has_cc) : has_cc_(has_cc) {}
+
 	std::vector<ConfigError> errors;
 
 	void error(const toml::node &n, std::string msg)
@@ -31,6 +36,9 @@ public:
 	void cc_params(const std::string &name, const toml::table &t, Config &c);
 	void qdisc_list(const toml::node &n, Config &c);
 	std::optional<QdiscConf> qdisc(const toml::table &t);
+
+private:
+	const CcLookup &has_cc_;
 };
 
 // A table's entries in the order of the file (toml++ iterates by key).
@@ -98,6 +106,10 @@ void Parser::cc_section(const toml::table &cc, Config &c)
 			auto s = node.as_string();
 			if (!s || !valid_cc_name(s->get()))
 				error(node, "cc.default: expected the name of a congestion control");
+			else if (!has_cc_(s->get()))
+				error(node, "cc.default: no congestion control '" + s->get() +
+						    "' on this host (not in tcp_available_congestion_control, "
+						    "no module tcp_" + s->get() + ")");
 			else
 				c.default_cc = s->get();
 		} else if (auto t = node.as_table()) {
@@ -279,7 +291,47 @@ std::string format_error(std::string_view path, const ConfigError &e)
 	return os.str();
 }
 
-ConfigResult parse_config(std::string_view text, std::string_view path)
+namespace {
+
+// Is word one of the whitespace-separated words of the file at path?
+bool file_has_word(const char *path, std::string_view word)
+{
+	std::ifstream in(path);
+	std::string w;
+
+	while (in >> w)
+		if (w == word)
+			return true;
+	return false;
+}
+
+// Does modules.dep list a module file named module.ko[.xz|.zst|...]?
+bool kernel_has_module(const std::string &module)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return false;
+	std::ifstream in(std::string("/lib/modules/") + u.release + "/modules.dep");
+	std::string line, ko = module + ".ko";
+	while (std::getline(in, line)) {
+		auto file = line.substr(0, line.find(':'));
+		auto base = file.substr(file.rfind('/') + 1);	// npos + 1 == 0
+		if (base == ko || base.rfind(ko + ".", 0) == 0)	// tcp_bbr.ko.xz
+			return true;
+	}
+	return false;
+}
+
+}
+
+bool host_has_cc(std::string_view name)
+{
+	return file_has_word("/proc/sys/net/ipv4/tcp_available_congestion_control", name) ||
+	       kernel_has_module("tcp_" + std::string(name));
+}
+
+ConfigResult parse_config(std::string_view text, std::string_view path, const CcLookup &has_cc)
 {
 	ConfigResult r;
 	toml::table root;
@@ -292,7 +344,7 @@ ConfigResult parse_config(std::string_view text, std::string_view path)
 		return r;
 	}
 
-	Parser p;
+	Parser p(has_cc);
 	Config c;
 	for (const auto &[k, np] : in_file_order(root)) {
 		const toml::node &node = *np;
@@ -320,9 +372,17 @@ ConfigResult parse_config(std::string_view text, std::string_view path)
 
 ConfigResult load_config(const std::string &path)
 {
+	struct stat st;
+	ConfigResult r;
+
+	// open(2) succeeds on a directory and reading it gives nothing, which
+	// would pass for an empty file.
+	if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+		r.errors.push_back({ 0, 0, std::string("cannot read: ") + std::strerror(EISDIR) });
+		return r;
+	}
 	std::ifstream in(path);
 	if (!in) {
-		ConfigResult r;
 		r.errors.push_back({ 0, 0, std::string("cannot read: ") + std::strerror(errno) });
 		return r;
 	}

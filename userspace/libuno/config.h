@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,7 +46,18 @@ struct ConfigResult {
 // "path:line:col: msg", the way compilers print it.
 std::string format_error(std::string_view path, const ConfigError &e);
 
-ConfigResult parse_config(std::string_view text, std::string_view path = "");
+// Whether this host has a congestion control of that name: one the
+// kernel lists in tcp_available_congestion_control (built in or loaded),
+// or a module tcp_NAME of the running kernel (modules.dep), which the
+// kernel loads when the name is set as the default.
+bool host_has_cc(std::string_view name);
+
+using CcLookup = std::function<bool(std::string_view)>;
+
+// cc.default must name a congestion control that has_cc knows.
+ConfigResult parse_config(std::string_view text, std::string_view path = "",
+			  const CcLookup &has_cc = host_has_cc);
+// A path that is not a readable regular file is an error.
 ConfigResult load_config(const std::string &path);
 
 // What to do to go from `prev` (nothing applied yet if null) to `next`:

@@ -4,6 +4,7 @@
 // file (good and broken), the reload plan, and netlink messages built and
 // parsed back.
 #include <cstring>
+#include <fstream>
 
 #include <gtest/gtest.h>
 #include <libmnl/libmnl.h>
@@ -107,6 +108,17 @@ TEST(Params, BadValuesAreRefusedWithAReason)
 
 // --- configuration -------------------------------------------------------
 
+// The congestion controls of the hosts the tests pretend to run on.
+bool TestHasCc(std::string_view name)
+{
+	return name == "uno" || name == "smartt" || name == "cubic" || name == "dctcp";
+}
+
+ConfigResult parse(std::string_view text, std::string_view path = "")
+{
+	return parse_config(text, path, TestHasCc);
+}
+
 constexpr const char *kGood = R"(
 [cc]
 default = "uno"
@@ -138,7 +150,7 @@ rate = 400000000        # bit/s, as tc
 
 TEST(Config, GoodFile)
 {
-	auto r = parse_config(kGood, "uno.toml");
+	auto r = parse(kGood, "uno.toml");
 	ASSERT_TRUE(r.errors.empty()) << format_error("uno.toml", r.errors[0]);
 	const Config &c = *r.config;
 	EXPECT_EQ(c.default_cc, "uno");
@@ -164,7 +176,7 @@ TEST(Config, GoodFile)
 
 TEST(Config, EmptyFileIsValid)
 {
-	auto r = parse_config("# nothing\n");
+	auto r = parse("# nothing\n");
 	ASSERT_TRUE(r.config);
 	EXPECT_TRUE(plan_config(nullptr, *r.config).empty());
 }
@@ -191,6 +203,7 @@ const BadFile kBadFiles[] = {
 	{ "same param twice", "[cc.uno]\nalpha_ppm = 1000\nalpha = 0.001\n", 3, "set twice" },
 	{ "bad default", "[cc]\ndefault = 3\n", 2, "cc.default: expected the name" },
 	{ "default too long", "[cc]\ndefault = \"abcdefghijklmnopq\"\n", 2, "cc.default" },
+	{ "no such cc", "[cc]\ndefault = \"nope\"\n", 2, "no congestion control 'nope' on this host" },
 	{ "cc key", "[cc]\nfoo = 1\n", 2, "cc.foo: unknown key" },
 	{ "qdisc not array", "[qdisc]\ndev = \"eth0\"\n", 1, "expected [[qdisc]] tables" },
 	{ "qdisc no dev", "[[qdisc]]\nrate = \"1gbit\"\n", 1, "'dev' is required" },
@@ -219,7 +232,7 @@ const BadFile kBadFiles[] = {
 TEST(Config, BrokenFiles)
 {
 	for (const auto &b : kBadFiles) {
-		auto r = parse_config(b.text, "bad.toml");
+		auto r = parse(b.text, "bad.toml");
 		EXPECT_FALSE(r.config) << b.name;
 		ASSERT_FALSE(r.errors.empty()) << b.name;
 		EXPECT_EQ(r.errors[0].line, b.line) << b.name << ": " << r.errors[0].msg;
@@ -232,7 +245,7 @@ TEST(Config, BrokenFiles)
 
 TEST(Config, EveryErrorIsReported)
 {
-	auto r = parse_config("[cc.uno]\nalpha_ppm = 0\nfoo = 1\n[bar]\n");
+	auto r = parse("[cc.uno]\nalpha_ppm = 0\nfoo = 1\n[bar]\n");
 	ASSERT_EQ(r.errors.size(), 3u);
 	EXPECT_EQ(r.errors[0].line, 2u);
 	EXPECT_EQ(r.errors[1].line, 3u);
@@ -247,9 +260,26 @@ TEST(Config, MissingFile)
 		  "/nonexistent/uno.toml: cannot read: No such file or directory");
 }
 
+TEST(Config, DirectoryIsNotAFile)
+{
+	auto r = load_config("/tmp");
+	ASSERT_EQ(r.errors.size(), 1u);
+	EXPECT_FALSE(r.config);
+	EXPECT_EQ(format_error("/tmp", r.errors[0]), "/tmp: cannot read: Is a directory");
+}
+
+// Every Linux has cubic built in; nothing is called "nope".
+TEST(Config, HostHasCc)
+{
+	if (!std::ifstream("/proc/sys/net/ipv4/tcp_available_congestion_control"))
+		GTEST_SKIP() << "no /proc/sys/net/ipv4 here";
+	EXPECT_TRUE(host_has_cc("cubic"));
+	EXPECT_FALSE(host_has_cc("nope"));
+}
+
 TEST(Config, PlanAppliesOnlyWhatChanged)
 {
-	Config a = *parse_config(kGood).config;
+	Config a = *parse(kGood).config;
 	ConfigPlan first = plan_config(nullptr, a);
 	EXPECT_EQ(first.default_cc, "uno");
 	EXPECT_EQ(first.params.size(), 4u);
