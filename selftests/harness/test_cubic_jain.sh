@@ -4,15 +4,16 @@
 # bottleneck (RED, which drops for non-ECN cubic); records their Jain
 # index, the baseline figure (no threshold on it). The checks are on the
 # measurement itself: both flows carry data, the common-window total does
-# not exceed the link, and the index is the one the goodputs give.
+# not exceed the link, the median second carries >= 80 % of it
+# (tb_util_p50), and the index is the one the goodputs give.
 # uno-timeout: 120
 . "$(dirname "$0")/../lib/testbed.sh"
 
-# (A 2 GHz host's TCG VM carried them at 370 Mbit/s in all through a
-# 500 Mbit/s port: the test would measure the VM.)
-RATE=250
-
 tb_dumbbell 2 0
+# 250 Mbit/s, or a quarter of what the VM forwards (a 2 GHz host's TCG VM carried
+# 370 Mbit/s in all through a 500 Mbit/s port, and CI's 97 through 250).
+tb_port_rate 250
+RATE=$TB_PORT_MBIT
 tb_bottleneck_red $RATE 30
 tb_flow h1 cubic 20 > /dev/null
 tb_flow h2 cubic 20 > /dev/null
@@ -21,12 +22,12 @@ tb_flows_stop
 
 set -- $(jq -r '.flows[].goodput_mbps' "$OUT_DIR/results.json")
 jain=$(tb_calc "($1 + $2) * ($1 + $2) / (2 * ($1 * $1 + $2 * $2))")
-tb_log "cubic goodputs $1 and $2 Mbit/s, Jain $TB_JAIN"
+tb_log "cubic goodputs $1 and $2 Mbit/s, Jain $TB_JAIN, utilisation $TB_UTIL (median second $TB_UTIL_P50)"
 
 tb_check flow1_mbps "$1" ">" 0
 tb_check flow2_mbps "$2" ">" 0
 tb_check total_over_rate "$(tb_calc "$TB_TOTAL / $RATE")" "<=" 1.02
-tb_check utilisation "$TB_UTIL" ">=" 0.80
+tb_check utilisation_p50 "$TB_UTIL_P50" ">=" 0.80
 err=$(tb_calc "$TB_JAIN - $jain")
 tb_check jain_error "${err#-}" "<" 0.001
 tb_check jain_in_range "$TB_JAIN" ">=" 0.5

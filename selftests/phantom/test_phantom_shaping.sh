@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shaping accuracy of the phantom qdisc: one cubic flow through a dumbbell
 # whose bottleneck is the phantom qdisc with marking off (ecn-min/ecn-max
-# 100 %, phantom-size 0), at 100, 200 and 300 Mbit/s (PHANTOM_RATES; 300
-# is the evaluation's rate: a 2 GHz host's TCG VM put 37 % less than
-# 1 Gbit/s on the wire).
+# 100 %, phantom-size 0), at 100, 200 and 300 Mbit/s (300 is the
+# evaluation's rate: a 2 GHz host's TCG VM put 37 % less than 1 Gbit/s on
+# the wire), or at a third, two thirds and all of the rate tb_port_rate
+# allows where the VM forwards less than four times 300 (at 1.25 x,
+# 300 Mbit/s came out 17 % short: the host's speed changes within minutes).
 #
 # Two figures per rate, over one common window:
 #  * wire: the qdisc's own byte counter (qdisc_pkt_len(): the frame from
@@ -22,7 +24,6 @@
 # uno-timeout: 120
 . "$(dirname "$0")/../lib/testbed.sh"
 
-RATES=${PHANTOM_RATES:-100 200 300}
 WARMUP=3
 WINDOW=8
 TOL=0.03
@@ -37,7 +38,7 @@ flow_stop() {
 		sleep 0.1
 		_n=$((_n - 1))
 	done
-	mv "$OUT_DIR/iperf3-1.json" "$OUT_DIR/iperf3-$rate.json"
+	mv "$OUT_DIR/iperf3-$(cat "$TB_RUN/nflows").json" "$OUT_DIR/iperf3-$rate.json"
 }
 
 # The qdisc's byte counter into qb, stamped (qt) halfway through the tc
@@ -52,12 +53,17 @@ qdisc_bytes() {
 }
 
 tb_dumbbell 1 0
+tb_port_rate 300
+[ "$TB_PORT_MBIT" -ge 30 ] || tb_skip "three rates need 30 Mbit/s"
 json="[]"
-for rate in $RATES; do
+for rate in $((TB_PORT_MBIT / 30 * 10)) $((TB_PORT_MBIT / 15 * 10)) $TB_PORT_MBIT; do
 	burst=$((rate * 1000))	# 8 ms: rate (Mbit/s) x 10^6 / 8 x 0.008
 	[ "$burst" -ge "$(tb_burst)" ] || burst=$(tb_burst)
 	tb_bottleneck_phantom "$rate" burst "$burst" ecn-min 100% ecn-max 100% phantom-size 0
-	tb_flow h1 cubic $((WARMUP + WINDOW + 2)) > /dev/null
+	# Seconds to spare after the window: entering a namespace and
+	# reading the counters take up to a second each under TCG, and with
+	# 2 to spare the flow had once ended before the last reading.
+	tb_flow h1 cubic $((WARMUP + WINDOW + 6)) > /dev/null
 	sleep $WARMUP
 	qdisc_bytes
 	q0=$qt b0=$qb
@@ -84,5 +90,5 @@ for rate in $RATES; do
 	tb_check "wire_error_${rate}mbit" "${wire_err#-}" "<=" $TOL
 	tb_check "goodput_error_${rate}mbit" "${good_err#-}" "<=" $TOL
 done
-echo "$json" | jq '{mtu: '"$TB_MTU"', rates: .}' > "$OUT_DIR/results.json"
+echo "$json" | jq '{mtu: '"$TB_MTU"', host_mbps: '"$TB_HOST_MBPS"', rates: .}' > "$OUT_DIR/results.json"
 tb_exit

@@ -21,7 +21,9 @@
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_phantom.sh"
 
-RATE=50
+tb_dumbbell 1 0
+tb_port_rate 50
+RATE=$TB_PORT_MBIT
 LIMIT=200000
 TRIM=64
 DSCP=62				# 0x3e, the default trim-dscp
@@ -30,7 +32,6 @@ FRAME=$((LEN + 42))
 C=$((RATE * 1000000 / 8))
 FULL_PKTS=$((LIMIT / FRAME))
 
-tb_dumbbell 1 0
 
 # phase NAME FACTOR SECONDS: as in test_phantom_marking.sh.
 phase() {
