@@ -103,18 +103,6 @@ tb_no_offload() {
 	tb_exec "$1" ethtool -K "$2" tso off gso off gro off >/dev/null 2>&1 || true
 }
 
-# Receive packet steering over every CPU on each veth, so that one flow's
-# packets are always processed by one CPU, as a NIC's RSS queue does.
-# Without it a flow's packets cross two CPUs' backlogs (sent from process
-# context on one, from an ACK's softirq or the shaper's timer on the
-# other) and arrive reordered: dctcp saw 34-90 reorderings and a dozen
-# spurious retransmissions in 8 s at 120 Mbit/s, and none with it.
-TB_RPS_MASK=$(printf '%x' $(( (1 << $(grep -c '^processor' /proc/cpuinfo)) - 1 )))
-tb_rps() {
-	tb_exec "$1" sh -c "echo $TB_RPS_MASK > /sys/class/net/$2/queues/rx-0/rps_cpus" ||
-		tb_die "rps on $1:$2"
-}
-
 # tb_link NS1 DEV1 ADDR1/LEN NS2 DEV2 ADDR2/LEN
 tb_link() {
 	$IP link add "$2" netns "$TB_PREFIX$1" type veth peer name "$5" netns "$TB_PREFIX$4" ||
@@ -125,8 +113,6 @@ tb_link() {
 	tb_exec "$4" $IP addr add "$6" dev "$5"
 	tb_no_offload "$1" "$2"
 	tb_no_offload "$4" "$5"
-	tb_rps "$1" "$2"
-	tb_rps "$4" "$5"
 }
 
 # tb_wan_delay NS DEV RTT_MS: half the WAN RTT on this end's egress; the
