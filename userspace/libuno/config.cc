@@ -293,18 +293,6 @@ std::string format_error(std::string_view path, const ConfigError &e)
 
 namespace {
 
-// Is word one of the whitespace-separated words of the file at path?
-bool file_has_word(const char *path, std::string_view word)
-{
-	std::ifstream in(path);
-	std::string w;
-
-	while (in >> w)
-		if (w == word)
-			return true;
-	return false;
-}
-
 // Does modules.dep list a module file named module.ko[.xz|.zst|...]?
 bool kernel_has_module(const std::string &module)
 {
@@ -325,10 +313,20 @@ bool kernel_has_module(const std::string &module)
 
 }
 
+bool cc_available(std::string_view name)
+{
+	std::ifstream in("/proc/sys/net/ipv4/tcp_available_congestion_control");
+	std::string w;
+
+	while (in >> w)
+		if (w == name)
+			return true;
+	return false;
+}
+
 bool host_has_cc(std::string_view name)
 {
-	return file_has_word("/proc/sys/net/ipv4/tcp_available_congestion_control", name) ||
-	       kernel_has_module("tcp_" + std::string(name));
+	return cc_available(name) || kernel_has_module("tcp_" + std::string(name));
 }
 
 ConfigResult parse_config(std::string_view text, std::string_view path, const CcLookup &has_cc)

@@ -46,10 +46,13 @@ struct ConfigResult {
 // "path:line:col: msg", the way compilers print it.
 std::string format_error(std::string_view path, const ConfigError &e);
 
-// Whether this host has a congestion control of that name: one the
-// kernel lists in tcp_available_congestion_control (built in or loaded),
-// or a module tcp_NAME of the running kernel (modules.dep), which the
-// kernel loads when the name is set as the default.
+// Whether the kernel lists a congestion control of that name in
+// tcp_available_congestion_control: built in, or its module loaded.
+bool cc_available(std::string_view name);
+
+// Whether this host has a congestion control of that name: available, or
+// a module tcp_NAME of the running kernel (modules.dep), which the kernel
+// loads when the name is set as the default.
 bool host_has_cc(std::string_view name);
 
 using CcLookup = std::function<bool(std::string_view)>;

@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -20,31 +19,11 @@ namespace unod {
 namespace {
 
 const char *kCcSysctl = "/proc/sys/net/ipv4/tcp_congestion_control";
-const char *kCcAvailable = "/proc/sys/net/ipv4/tcp_available_congestion_control";
-
-std::string read_file(const char *path)
-{
-	std::ifstream in(path);
-	std::stringstream ss;
-	ss << in.rdbuf();
-	return ss.str();
-}
-
-bool cc_available(const std::string &cc)
-{
-	std::istringstream in(read_file(kCcAvailable));
-	std::string name;
-	while (in >> name)
-		if (name == cc)
-			return true;
-	return false;
-}
-
 // modprobe tcp_<cc>, as setting the sysctl would; its errors go to our
 // stderr.
 void load_cc(const std::string &cc)
 {
-	if (cc_available(cc))
+	if (uno::cc_available(cc))
 		return;
 	std::string mod = "tcp_" + cc;
 	char *argv[] = { const_cast<char *>("modprobe"), mod.data(), nullptr };
