@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Harness check (c): two cubic flows share a 250 Mbit/s dumbbell
-# bottleneck (RED, which drops for non-ECN cubic); records their Jain
+# Harness check (c): two cubic flows share a 250 Mbit/s (or tb_port_rate's
+# lower) dumbbell bottleneck (RED, which drops for non-ECN cubic); records their Jain
 # index, the baseline figure (no threshold on it). The checks are on the
 # measurement itself: both flows carry data, the common-window total does
 # not exceed the link, the median second carries >= 80 % of it

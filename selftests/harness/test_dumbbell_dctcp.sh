@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Harness check (a): a 250 Mbit/s dumbbell bottleneck (TBF shaping, RED step
-# ECN marking at 30 KB) carries a single dctcp flow at >= 90 % of its rate
-# in the median second (tb_util_p50), with ECN negotiated: the bottleneck marks and the sender sees the marks
+# Harness check (a): a 250 Mbit/s (or tb_port_rate's lower) dumbbell
+# bottleneck (TBF shaping, RED step ECN marking at 30 KB) carries a single
+# dctcp flow at >= 90 % of its rate in the median second (tb_util_p50),
+# with ECN negotiated: the bottleneck marks and the sender sees the marks
 # echoed (delivered_ce in ss -ti). The TCG VM itself limits a flow at a
 # rate that depends on the host: 0.87-0.94 of 1 Gbit/s on one, 0.74 of
 # 500 Mbit/s on a 2 GHz one, 0.45 of 250 on CI's; so the port runs at

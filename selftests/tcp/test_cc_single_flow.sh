@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# A single flow of each of our CCs on a 250 Mbit/s dumbbell bottleneck with
-# RED step ECN marking at 30 KB keeps the queue
+# A single flow of each of our CCs on a 250 Mbit/s (or tb_port_rate's
+# lower) dumbbell bottleneck with RED step ECN marking at 30 KB keeps the queue
 # bounded by the marking: p99 backlog below half the 256 KB limit; and
 # (claims, see below) reaches >= 0.9 of dctcp's utilisation in the same
 # run and >= 90 % of the rate.
