@@ -65,22 +65,32 @@ static const char *uno_nl_range_msg(u32 min, u32 max)
 	return m->text;
 }
 
-int uno_nl_param_store(struct uno_nl_param *p, u32 v)
+/*
+ * Called with uno_nl_lock held, which serialises the generation's
+ * read-modify-write between sysfs and netlink writers.
+ */
+static int uno_nl_param_store(struct uno_nl_param *p, u32 v)
 {
+	lockdep_assert_held(&uno_nl_lock);
 	if (v < p->min || v > p->max)
 		return -EINVAL;
 	WRITE_ONCE(*p->val, v);
+	if (p->gen)
+		smp_store_release(p->gen, *p->gen + 1);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(uno_nl_param_store);
 
 static int uno_nl_param_set(const char *val, const struct kernel_param *kp)
 {
 	u32 v;
+	int err;
 
 	if (kstrtou32(val, 0, &v))
 		return -EINVAL;
-	return uno_nl_param_store(kp->arg, v);
+	mutex_lock(&uno_nl_lock);
+	err = uno_nl_param_store(kp->arg, v);
+	mutex_unlock(&uno_nl_lock);
+	return err;
 }
 
 static int uno_nl_param_get(char *buffer, const struct kernel_param *kp)
@@ -135,6 +145,7 @@ int uno_nl_register(struct uno_nl_cc *cc)
 			err = -ENOMEM;
 			goto out;
 		}
+		p->gen = cc->gen;
 	}
 	list_add_tail(&cc->list, &uno_nl_ccs);
 	uno_nl_gen++;

@@ -17,6 +17,11 @@
  * and registers the table from module_init, unregisters it from
  * module_exit. sysfs and netlink writes both go through
  * uno_nl_param_store(), so they accept the same values.
+ *
+ * A CC whose flows cache values derived from its parameters points
+ * uno_nl_cc.gen at a counter in its parameters: every store bumps it
+ * (release) after the value, so a flow that reads a new generation
+ * (core_read_gen(), acquire) then reads the new values, and recomputes.
  */
 #ifndef _UNO_NL_H
 #define _UNO_NL_H
@@ -35,18 +40,19 @@ struct uno_nl_param {
 	u32 max;
 	u8 apply;			/* UNO_APPLY_* */
 	const char *range_msg;		/* extack text, set by uno_nl */
+	u32 *gen;			/* the CC's gen, set by uno_nl */
 };
 
 struct uno_nl_cc {
 	const char *name;		/* the tcp_congestion_ops name */
 	struct uno_nl_param **params;
 	unsigned int n_params;
+	u32 *gen;			/* bumped by every store, or NULL */
 	struct list_head list;		/* private to uno_nl */
 };
 
 extern const struct kernel_param_ops uno_nl_param_ops;
 
-int uno_nl_param_store(struct uno_nl_param *p, u32 v);
 int uno_nl_register(struct uno_nl_cc *cc);
 void uno_nl_unregister(struct uno_nl_cc *cc);
 

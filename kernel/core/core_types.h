@@ -11,6 +11,7 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/math64.h>
+#include <asm/barrier.h>
 #else
 #include <stdint.h>
 #ifndef __cplusplus
@@ -63,6 +64,21 @@ static inline u64 core_div_u64(u64 a, u64 b)
 	return div64_u64(a, b);
 #else
 	return a / b;
+#endif
+}
+
+/*
+ * A parameter set's generation (uno_nl.h): its writer stores a value,
+ * then the generation with release semantics; reading the generation with
+ * acquire semantics orders every later read of the values after it, so a
+ * flow that sees a new generation derives from the new values.
+ */
+static inline u32 core_read_gen(const u32 *gen)
+{
+#ifdef __KERNEL__
+	return smp_load_acquire(gen);
+#else
+	return __atomic_load_n(gen, __ATOMIC_ACQUIRE);
 #endif
 }
 
