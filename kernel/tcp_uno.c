@@ -56,7 +56,8 @@ static u32 pacing_pct __read_mostly = 100;
  * Every tunable, described once: a module parameter and an entry of the
  * "uno" generic netlink family (uno_nl.h), with one range check for both;
  * a value outside the range fails with -EINVAL and keeps the old value.
- * Flows read the parameters on every ACK, so changes apply to running
+ * Flows read the parameters on every ACK (the window cap they keep, when
+ * a write has bumped uno_params.gen), so changes apply to running
  * connections at once, except init_cwnd_bdp_pct (read when a flow starts)
  * and pacing_pct going from 0 to non-zero (a socket that started unpaced
  * stays unpaced). The list is in tcp_uno_params.h.
@@ -77,6 +78,7 @@ static struct uno_nl_cc tcp_uno_nl = {
 	.name = "uno",
 	.params = tcp_uno_params,
 	.n_params = ARRAY_SIZE(tcp_uno_params),
+	.gen = &uno_params.gen,
 };
 
 static struct tcp_congestion_ops tcp_uno;

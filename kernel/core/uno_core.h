@@ -96,7 +96,9 @@
 /*
  * Global configuration, shared by all flows (module parameters in the
  * kernel). Read on every call, so a change applies to running flows at
- * their next ACK. Every constant of spec section 3.2 is here.
+ * their next ACK: what a flow caches from it (uno_state.cap) it
+ * recomputes when gen, which every write bumps, has moved. Every constant
+ * of spec section 3.2 is here.
  */
 struct uno_params {
 	u32 link_rate_mbps;		/* C, Mbit/s: BDP_f = C x base_rtt_f */
@@ -120,6 +122,7 @@ struct uno_params {
 	u32 phantom_md_cumulative;	/* paper: scale *= 0.3 per epoch */
 	u32 rto_cwnd_cut;		/* cut cwnd by the timed-out bytes */
 	u32 qa_mark_pct;		/* QA only if >= pct of its bytes marked */
+	u32 gen;			/* bumped by every write (uno_nl.h) */
 };
 
 #define UNO_PARAMS_INIT {						\
@@ -144,6 +147,7 @@ struct uno_params {
 	.phantom_md_cumulative = 0,					\
 	.rto_cwnd_cut = 0,						\
 	.qa_mark_pct = UNO_QA_MARK_PCT_DEF,				\
+	.gen = 0,							\
 }
 
 /* uno_state.flags */
@@ -152,7 +156,7 @@ struct uno_params {
 #define UNO_F_QA_APPLIM		0x04U	/* app-limited inside that window */
 
 /*
- * Per-flow state, 72 bytes. base_rtt_us == 0 means "not started": no RTT
+ * Per-flow state, 88 bytes. base_rtt_us == 0 means "not started": no RTT
  * estimate yet, window at its floor. An all-zero struct is such a state.
  */
 struct uno_state {
@@ -161,6 +165,7 @@ struct uno_state {
 	u64 ep_marked;		/* ... of which ECN-echoed */
 	u64 qa_acked;		/* bytes acked in the QA window */
 	u64 qa_marked;		/* ... of which ECN-echoed */
+	u64 cap;		/* uno_cap() of base_rtt_us, cap_gen */
 	u32 base_rtt_us;	/* base RTT the constants derive from */
 	u32 ecn_ewma;		/* E, Q16 */
 	u32 prev_ecn_ewma;	/* E at the previous epoch end, Q16 */
@@ -169,6 +174,7 @@ struct uno_state {
 	u32 ep_arm_seq;		/* sent-bytes mark that re-arms epochs */
 	u32 qa_end_ts;		/* QA on: window end; off: reopen mark */
 	u32 flags;		/* UNO_F_* */
+	u32 cap_gen;		/* uno_params.gen that cap derives from */
 };
 
 /* What the transport knows on each ACK. */
@@ -339,14 +345,31 @@ static inline u64 uno_min_cwnd(const struct uno_params *p, u32 mss)
 	return (u64)p->min_cwnd_segs * (mss ? mss : 1);
 }
 
+/* Window cap in q8, max_cwnd_bdp_pct of BDP_f, before the floor. */
+static inline u64 uno_cap(const struct uno_params *p, u64 bdp)
+{
+	return core_div_u32(bdp * p->max_cwnd_bdp_pct, 100) << UNO_CWND_SHIFT;
+}
+
+/*
+ * The cap derives from the base RTT and the parameters alone, so a flow
+ * keeps it and recomputes it when either changes: four multiplications
+ * less on every ACK (Documentation/benchmarks.rst).
+ */
+static inline void uno_cache_cap(struct uno_state *s,
+				 const struct uno_params *p)
+{
+	s->cap_gen = core_read_gen(&p->gen);
+	s->cap = uno_cap(p, uno_bdp(p, s->base_rtt_us));
+}
+
 /*
  * Window cap in q8, never below the floor @lo (q8): a tiny BDP must not
  * stall a flow.
  */
 static inline u64 uno_max_cwnd(const struct uno_params *p, u64 bdp, u64 lo)
 {
-	return uno_max(core_div_u32(bdp * p->max_cwnd_bdp_pct, 100) <<
-		       UNO_CWND_SHIFT, lo);
+	return uno_max(uno_cap(p, bdp), lo);
 }
 
 static inline u64 uno_cwnd_bytes(const struct uno_state *s)
@@ -401,8 +424,9 @@ static inline void uno_clamp(struct uno_state *s, const struct uno_params *p,
  * step to alpha and the product to alpha_q8 x 2^23 < 2^64.
  */
 static inline void uno_ai(struct uno_state *s, const struct uno_params *p,
-			  u64 bdp, u64 bytes)
+			  u64 bytes)
 {
+	u64 bdp = uno_bdp(p, s->base_rtt_us);
 	u64 alpha = core_div_u32((bdp * p->alpha_ppm) << UNO_CWND_SHIFT,
 				1000000);
 	u64 cwnd = uno_max(uno_cwnd_bytes(s), 1);
@@ -449,7 +473,7 @@ static inline bool uno_md(struct uno_state *s, const struct uno_params *p,
  * extra AI for the epoch's bytes instead.
  */
 static CORE_SLOWPATH u32 uno_epoch_end(struct uno_state *s, const struct uno_params *p,
-				u64 bdp, u32 rtt_us, u32 tx_us)
+				u32 rtt_us, u32 tx_us)
 {
 	u32 g = p->ewma_gain_q16, period, next, ev = UNO_EV_EPOCH;
 	u64 frac = 0;
@@ -464,9 +488,9 @@ static CORE_SLOWPATH u32 uno_epoch_end(struct uno_state *s, const struct uno_par
 		if (p->trend_rule && s->prev_ecn_ewma &&
 		    s->ecn_ewma <= UNO_TREND_E_MAX &&
 		    s->ecn_ewma < s->prev_ecn_ewma) {
-			uno_ai(s, p, bdp, s->ep_acked);
+			uno_ai(s, p, s->ep_acked);
 			ev |= UNO_EV_TREND;
-		} else if (uno_md(s, p, bdp, rtt_us)) {
+		} else if (uno_md(s, p, uno_bdp(p, s->base_rtt_us), rtt_us)) {
 			ev |= UNO_EV_MD | UNO_EV_MD_PHANTOM;
 		} else {
 			ev |= UNO_EV_MD;
@@ -585,6 +609,7 @@ static inline void uno_start(struct uno_state *s, const struct uno_params *p,
 	s->ep_arm_seq = sent + (u32)uno_min(uno_cwnd_bytes(s), UNO_ARM_MAX);
 	s->qa_end_ts = now_us;
 	s->flags = 0;
+	uno_cache_cap(s, p);
 }
 
 /*
@@ -633,8 +658,10 @@ static inline bool uno_update_base(struct uno_state *s,
 		return true;
 	}
 	diff = rtt > base ? rtt - base : base - rtt;
-	if ((u64)diff * 100 > (u64)base * UNO_REBASE_PCT)
+	if ((u64)diff * 100 > (u64)base * UNO_REBASE_PCT) {
 		s->base_rtt_us = rtt;
+		uno_cache_cap(s, p);
+	}
 	return true;
 }
 
@@ -649,11 +676,13 @@ static inline u32 uno_on_ack(struct uno_state *s, const struct uno_params *p,
 			     const struct uno_ack *a)
 {
 	bool has_tx = a->rtt_us >= 0, ep_end;
-	u64 bdp, lo, hi;
+	u64 lo, hi;
 	u32 ev = 0;
 
 	if (!uno_update_base(s, p, a))
 		return 0;
+	if (s->cap_gen != core_read_gen(&p->gen))
+		uno_cache_cap(s, p);
 
 	/* One window sent since start or QA: MD decisions may resume. */
 	if (!(s->flags & UNO_F_EP_ON) && uno_after_eq(a->sent, s->ep_arm_seq)) {
@@ -680,9 +709,8 @@ static inline u32 uno_on_ack(struct uno_state *s, const struct uno_params *p,
 		uno_qa_open(s, p, a);
 	}
 
-	bdp = uno_bdp(p, s->base_rtt_us);
 	lo = uno_min_cwnd(p, a->mss) << UNO_CWND_SHIFT;
-	hi = uno_max_cwnd(p, bdp, lo);
+	hi = uno_max(s->cap, lo);
 	ep_end = (s->flags & UNO_F_EP_ON) && has_tx &&
 		 uno_after_eq(a->now_us - a->rtt_us, s->ep_end_ts);
 	/*
@@ -691,9 +719,9 @@ static inline u32 uno_on_ack(struct uno_state *s, const struct uno_params *p,
 	 * to the window with this ACK's increase, as in the paper).
 	 */
 	if (!a->ece && (s->cwnd < hi || ep_end))
-		uno_ai(s, p, bdp, a->acked);
+		uno_ai(s, p, a->acked);
 	if (ep_end)
-		ev |= uno_epoch_end(s, p, bdp, (u32)a->rtt_us,
+		ev |= uno_epoch_end(s, p, (u32)a->rtt_us,
 				    a->now_us - (u32)a->rtt_us);
 
 	s->cwnd = uno_min(uno_max(s->cwnd, lo), hi);

@@ -24,7 +24,8 @@
 
 #include "uno_core.h"
 
-static_assert(sizeof(struct uno_state) <= 72, "per-flow state must stay small");
+// tcp_uno adds 15 bytes of its own; the whole must fit ICSK_CA_PRIV_SIZE (104).
+static_assert(sizeof(struct uno_state) <= 88, "per-flow state must stay small");
 
 namespace {
 
@@ -108,6 +109,27 @@ TEST(uno_core, InitStartsAtOneBdpPacedAtLineRate)
 	EXPECT_EQ(uno_pacing_rate(&s), 12500000000ull);
 	// ceil(175000 / 4096) = 43 segments: pacing holds the rest back
 	EXPECT_EQ(uno_cwnd_segs(&s, &p, kMss), 43u);
+}
+
+// A written parameter applies at the next ACK: the cap a flow keeps
+// (uno_state.cap) follows the parameters' generation, which every write
+// bumps (uno_nl_param_store()), and the base RTT.
+TEST(uno_core, CapFollowsTheParameterGeneration)
+{
+	uno_params p = TestParams();
+	uno_state s;
+
+	uno_init(&s, &p, kMss, kBase, 1000, 5000);
+	EXPECT_EQ(s.cap, kBdp * kQ8);
+	p.max_cwnd_bdp_pct = 50;
+	p.gen++;
+	OnAck(s, p, Ack(1010, kMss, kBase, true, 5000));
+	EXPECT_EQ(s.cap, kBdp / 2 * kQ8);
+	EXPECT_EQ(s.cwnd, kBdp / 2 * kQ8);		// clamped at once
+	// 14 -> 28 us is past the 5 % hysteresis: the BDP doubles, and the cap
+	OnAck(s, p, Ack(1020, kMss, 2 * kBase, true, 5000, 2 * kBase));
+	EXPECT_EQ(s.base_rtt_us, 2 * kBase);
+	EXPECT_EQ(s.cap, kBdp * kQ8);
 }
 
 // snd_cwnd rounds the byte window up, and never below min_cwnd_segs.
