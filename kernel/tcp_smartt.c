@@ -75,8 +75,10 @@ static struct smartt_params smartt_conf __read_mostly = SMARTT_PARAMS_DEFAULT;
  * connections (UNO_APPLY_ACK), except link_rate_mbps, bdp_ref, bdp_ref_mtu
  * and rtt_gain_*, applied when a flow's base RTT or MSS changes
  * (UNO_APPLY_REBASE), and init_cwnd and a non-zero base_rtt_us, read when
- * a connection starts (UNO_APPLY_NEW). The core is safe for any
- * combination of values. The list is in tcp_smartt_params.h.
+ * a connection starts (UNO_APPLY_NEW). What a flow caches from them
+ * (smartt_cache()) it derives again on the first ACK after a store, which
+ * bumps smartt_conf.gen. The core is safe for any combination of values.
+ * The list is in tcp_smartt_params.h.
  */
 
 SMARTT_PARAMS(UNO_NL_DEFINE_PARAM)
@@ -89,6 +91,7 @@ static struct uno_nl_cc smartt_nl = {
 	.name = "smartt",
 	.params = smartt_nl_params,
 	.n_params = ARRAY_SIZE(smartt_nl_params),
+	.gen = &smartt_conf.gen,
 };
 
 static u32 smartt_tcp_bytes(u32 pkts, u32 mss)

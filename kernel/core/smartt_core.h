@@ -44,6 +44,14 @@
 #define SMARTT_U32_MAX		((u32)~0U)
 #define SMARTT_U64_MAX		((u64)~0ULL)
 
+/* Branch hints for the per-ACK path (Documentation/benchmarks.rst). */
+#define smartt_likely(x)	__builtin_expect(!!(x), 1)
+#define smartt_unlikely(x)	__builtin_expect(!!(x), 0)
+
+#ifndef __always_inline		/* the kernel's and glibc's */
+#define __always_inline	inline __attribute__((__always_inline__))
+#endif
+
 /* smartt_params.mode: which law a new flow runs */
 #define SMARTT_MODE_SMARTT	0	/* the SMaRTT paper's (this header) */
 #define SMARTT_MODE_NSCC	1	/* UEC NSCC (nscc_core.h) */
@@ -92,6 +100,7 @@ struct smartt_params {
 	u32 trimming;		/* 1: losses are trim NACKs; 0: timeouts only */
 	u32 mode;		/* SMARTT_MODE_*, read at flow start */
 	u32 nscc_net_rtt_us;	/* us: NSCC's network RTT; 0: base RTT */
+	u32 gen;		/* bumped by every write (uno_nl.h) */
 };
 
 /*
@@ -130,6 +139,7 @@ struct smartt_params {
 	.trimming = 1,				\
 	.mode = SMARTT_MODE_SMARTT,		\
 	.nscc_net_rtt_us = 0,			\
+	.gen = 0,				\
 }
 
 /* smartt_state.flags */
@@ -145,6 +155,9 @@ struct smartt_params {
  * and therefore no window: cwnd is 0 and every event but an ACK carrying
  * an RTT sample is ignored. The paper's bytes_to_ignore/bytes_ignored pair
  * is kept as the single count ignore_left, which cannot wrap.
+ *
+ * A flow runs one law for its life (SMARTT_F_NSCC), so NSCC's batch and
+ * SMaRTT's cache of derived values (smartt_cache()) share their bytes.
  */
 struct smartt_state {
 	u32 cwnd;		/* congestion window, bytes */
@@ -160,9 +173,22 @@ struct smartt_state {
 	u32 fi_count;		/* consecutive clean bytes (FastIncrease) */
 	u32 qa_start;		/* start of the QuickAdapt window, us */
 	u32 md_time;		/* time of the last decrease, us */
-	u32 inc_acc;		/* NSCC: increase of the batch, bytes Q10 */
-	u32 adj_bytes;		/* NSCC: bytes ACKed in the batch */
-	u32 adj_time;		/* NSCC: time of the last eta step, us */
+	union {
+		struct {
+			u32 inc_acc;	/* NSCC: increase of the batch,
+					 * bytes Q10
+					 */
+			u32 adj_bytes;	/* NSCC: bytes ACKed in the batch */
+			u32 adj_time;	/* NSCC: time of the last eta step,
+					 * us
+					 */
+		};
+		struct {
+			u32 gen;	/* smartt_params.gen of the cache */
+			u32 maxwnd;	/* smartt_maxwnd() */
+			u32 fi_rtt;	/* smartt_fi_rtt() */
+		};
+	};
 	u16 inc_rem;		/* increase not yet applied, bytes Q10 */
 	u16 rtt_gain;		/* avg_rtt EWMA gain, Q10 */
 	u8 flags;		/* SMARTT_F_* */
@@ -253,22 +279,59 @@ static inline u32 smartt_maxwnd(const struct smartt_state *s,
 static inline u32 smartt_minwnd(const struct smartt_state *s,
 				const struct smartt_params *p)
 {
-	if (p->min_cwnd_bytes)
+	if (smartt_likely(p->min_cwnd_bytes))
 		return (u32)smartt_min64(p->min_cwnd_bytes, SMARTT_CWND_LIMIT);
 	return (u32)smartt_min64((u64)s->mtu * smartt_max64(p->min_cwnd, 1),
 				 SMARTT_CWND_LIMIT);
 }
 
 /* Spec 5.2: cwnd = max(min(cwnd, maxwnd), floor); the floor wins. */
-static inline void smartt_clamp(struct smartt_state *s,
-				const struct smartt_params *p)
+static inline void smartt_clamp_to(struct smartt_state *s,
+				   const struct smartt_params *p, u32 hi)
 {
-	u32 hi = smartt_maxwnd(s, p), lo = smartt_minwnd(s, p);
+	u32 lo = smartt_minwnd(s, p);
 
 	if (s->cwnd > hi)
 		s->cwnd = hi;
 	if (s->cwnd < lo)
 		s->cwnd = lo;
+}
+
+static inline void smartt_clamp(struct smartt_state *s,
+				const struct smartt_params *p)
+{
+	smartt_clamp_to(s, p, smartt_maxwnd(s, p));
+}
+
+/*
+ * FastIncrease's "RTT ~ base RTT" (spec 5.8): at most brtt + tolerance,
+ * max(fast_inc_tol x brtt, fast_inc_tol_us). RTT samples are capped at
+ * SMARTT_RTT_MAX, so capping the sum at 2^32 - 1 changes no comparison.
+ */
+static inline u32 smartt_fi_rtt(const struct smartt_state *s,
+				const struct smartt_params *p)
+{
+	u64 tol = (u64)s->brtt * p->fast_inc_tol >> SMARTT_Q;
+
+	tol = smartt_max64(tol, p->fast_inc_tol_us);
+	return (u32)smartt_min64(s->brtt + tol, SMARTT_U32_MAX);
+}
+
+/*
+ * A SMaRTT flow keeps what it would otherwise derive from its base RTT and
+ * the parameters on every ACK: the window ceiling and the FastIncrease
+ * threshold, both products. It derives them again when its base RTT
+ * changes, and when the parameters do: every write bumps p->gen
+ * (uno_nl.h), and smartt_on_ack() compares it with the cache's first, so
+ * a new value applies from the next ACK, as it would if read there.
+ * (NSCC flows keep their batch in these bytes, and never call this.)
+ */
+static inline void smartt_cache(struct smartt_state *s,
+				const struct smartt_params *p)
+{
+	s->gen = core_read_gen(&p->gen);
+	s->maxwnd = smartt_maxwnd(s, p);
+	s->fi_rtt = smartt_fi_rtt(s, p);
 }
 
 static inline u32 smartt_avg_rtt_us(const struct smartt_state *s)
@@ -323,10 +386,11 @@ static inline void smartt_set_brtt(struct smartt_state *s,
 }
 
 /* Spec 5.1, on_flow_start(): the flow gets its base RTT and first window. */
-static inline void smartt_start(struct smartt_state *s,
-				const struct smartt_params *p, u32 brtt)
+static CORE_SLOWPATH void smartt_start(struct smartt_state *s,
+				       const struct smartt_params *p, u32 brtt)
 {
 	smartt_set_brtt(s, p, brtt);
+	smartt_cache(s, p);
 	s->avg_rtt = s->brtt << SMARTT_RTT_SHIFT;
 	s->cwnd = (u32)smartt_min64((u64)s->bdp * p->init_cwnd >> SMARTT_Q,
 				    SMARTT_CWND_LIMIT);
@@ -457,15 +521,19 @@ static inline bool smartt_ignore(struct smartt_state *s, u32 size)
  *
  * QuickAdapt never raises the window (spec [D] 9).
  */
-static inline bool smartt_quick_adapt(struct smartt_state *s,
-				      const struct smartt_params *p,
-				      u32 now, u32 inflight)
+static inline bool smartt_qa_due(const struct smartt_state *s, u32 now,
+				 u32 trtt)
+{
+	return !(s->flags & SMARTT_F_QA_RUNNING) || now - s->qa_start >= trtt;
+}
+
+/* The end of the measurement window: adapt if armed, open the next. */
+static inline bool smartt_qa_end(struct smartt_state *s,
+				 const struct smartt_params *p, u32 now,
+				 u32 inflight)
 {
 	bool adapted = false;
 
-	if ((s->flags & SMARTT_F_QA_RUNNING) &&
-	    now - s->qa_start < smartt_trtt(s, p))
-		return false;
 	if ((s->flags & (SMARTT_F_QA_ARMED | SMARTT_F_QA_RUNNING)) ==
 	    (SMARTT_F_QA_ARMED | SMARTT_F_QA_RUNNING)) {
 		u64 w = (u64)s->acked * p->qa_scaling >> SMARTT_Q;
@@ -481,6 +549,14 @@ static inline bool smartt_quick_adapt(struct smartt_state *s,
 	s->qa_start = now;
 	s->acked = 0;
 	return adapted;
+}
+
+static inline bool smartt_quick_adapt(struct smartt_state *s,
+				      const struct smartt_params *p,
+				      u32 now, u32 inflight)
+{
+	return smartt_qa_due(s, now, smartt_trtt(s, p)) &&
+	       smartt_qa_end(s, p, now, inflight);
 }
 
 /*
@@ -516,13 +592,9 @@ static inline bool smartt_fast_increase(struct smartt_state *s,
 					u32 size, u32 rtt, bool ecn)
 {
 	if (!ecn) {
-		u64 tol;
-
 		if (!rtt)
 			return false;
-		tol = (u64)s->brtt * p->fast_inc_tol >> SMARTT_Q;
-		tol = smartt_max64(tol, p->fast_inc_tol_us);
-		if (rtt <= s->brtt + tol) {
+		if (rtt <= s->fi_rtt) {
 			s->fi_count = smartt_add_sat(s->fi_count, size);
 			if (s->fi_count <= s->cwnd &&
 			    !(s->flags & SMARTT_F_FAST_INC))
@@ -564,21 +636,16 @@ static inline void smartt_md_cut(struct smartt_state *s,
 
 /*
  * Multiplicative decrease, paper Eq. 1, at most once per md_interval, on
- * the average RTT against trtt. avg_rtt <= trtt would make the factor
- * exceed 1: skip (spec [D] 10).
+ * the average RTT against trtt (@t, us Q8). avg_rtt <= trtt would make the
+ * factor exceed 1: skip (spec [D] 10).
  */
-static inline bool smartt_md(struct smartt_state *s,
-			     const struct smartt_params *p, u32 now, u32 trtt)
+static inline bool smartt_md_due(const struct smartt_state *s,
+				 const struct smartt_params *p, u32 now, u64 t)
 {
-	u64 avg = s->avg_rtt, t = (u64)trtt << SMARTT_RTT_SHIFT;
-
 	if ((s->flags & SMARTT_F_MD_DONE) &&
 	    now - s->md_time < ((u64)s->brtt * p->md_interval >> SMARTT_Q))
 		return false;
-	if (avg <= t)
-		return false;
-	smartt_md_cut(s, p, now, avg, t);
-	return true;
+	return s->avg_rtt > t;
 }
 
 /*
@@ -596,8 +663,29 @@ static inline void smartt_fair_decrease(struct smartt_state *s,
 }
 
 /*
- * The ECN x delay matrix, spec 5.4 / paper Algorithm 1. rtt == trtt counts
- * as below target (spec [D] 13).
+ * Every ACK ends in the clamps of spec 5.2, with the ceiling from the
+ * flow's cache; @act is what it did.
+ */
+static __always_inline enum smartt_action
+smartt_ack_done(struct smartt_state *s, const struct smartt_params *p,
+		enum smartt_action act)
+{
+	smartt_clamp_to(s, p, s->maxwnd);
+	return act;
+}
+
+/* A decrease, at most one per base RTT: out of the per-ACK path. */
+static CORE_SLOWPATH enum smartt_action
+smartt_ack_md(struct smartt_state *s, const struct smartt_params *p,
+	      u32 now, u64 t)
+{
+	smartt_md_cut(s, p, now, s->avg_rtt, t);
+	return smartt_ack_done(s, p, SMARTT_MD);
+}
+
+/*
+ * The ECN x delay matrix, spec 5.4 / paper Algorithm 1, for an ACK with an
+ * RTT sample. rtt == trtt counts as below target (spec [D] 13).
  *
  * Fair increase, Eq. 2:	size / cwnd x mtu x fi x scale
  * Proportional increase, Eq. 3:
@@ -609,33 +697,35 @@ static inline void smartt_fair_decrease(struct smartt_state *s,
  * fi x scale MTUs whatever the window, which favours small windows, and the
  * proportional one at most pi x scale x (trtt - brtt) / brtt = 1 x scale.
  */
-static inline enum smartt_action
-smartt_core_cases(struct smartt_state *s, const struct smartt_params *p,
-		  u32 now, u32 size, u32 rtt, bool ecn)
+static __always_inline enum smartt_action
+smartt_ack_matrix(struct smartt_state *s, const struct smartt_params *p,
+		  u32 now, u32 size, u32 rtt, bool ecn, u32 trtt)
 {
-	u32 trtt = smartt_trtt(s, p);
-	u64 unit, fi, pi;
+	u64 unit, fi, pi, t;
 
 	if (ecn) {
-		if (rtt > trtt)
-			return smartt_md(s, p, now, trtt) ? SMARTT_MD :
-							    SMARTT_NONE;
-		if (p->fair_decrease)
-			smartt_fair_decrease(s, p, size);
-		return SMARTT_PATH_CHANGE;
+		if (rtt <= trtt) {
+			if (smartt_unlikely(p->fair_decrease))
+				smartt_fair_decrease(s, p, size);
+			return smartt_ack_done(s, p, SMARTT_PATH_CHANGE);
+		}
+		t = (u64)trtt << SMARTT_RTT_SHIFT;
+		if (!smartt_md_due(s, p, now, t))
+			return smartt_ack_done(s, p, SMARTT_NONE);
+		return smartt_ack_md(s, p, now, t);
 	}
 	unit = (u64)size * s->inc_unit;
 	fi = smartt_div(smartt_mul_sat(unit, p->fi),
 			(u64)s->cwnd << SMARTT_UNIT_SHIFT);
 	if (rtt > trtt) {
 		smartt_grow(s, fi);
-		return SMARTT_FAIR_INC;
+		return smartt_ack_done(s, p, SMARTT_FAIR_INC);
 	}
 	pi = smartt_mul_sat(smartt_mul_sat(unit, p->pi), trtt - rtt);
 	pi = smartt_div(pi, (u64)rtt * s->cwnd << SMARTT_UNIT_SHIFT);
 	pi = smartt_min64(pi, (u64)size << SMARTT_Q);
 	smartt_grow(s, pi + fi);
-	return SMARTT_PROP_INC;
+	return smartt_ack_done(s, p, SMARTT_PROP_INC);
 }
 
 /*
@@ -645,6 +735,9 @@ smartt_core_cases(struct smartt_state *s, const struct smartt_params *p,
  */
 static inline u32 smartt_rtt_sample(s32 rtt_us)
 {
+	/* The usual sample, 1 .. SMARTT_RTT_MAX - 1 us, in one test */
+	if ((u32)rtt_us - 1 < SMARTT_RTT_MAX - 1)
+		return (u32)rtt_us;
 	if (rtt_us < 0)
 		return 0;
 	if (!rtt_us)
@@ -652,18 +745,98 @@ static inline u32 smartt_rtt_sample(s32 rtt_us)
 	return (u32)rtt_us < SMARTT_RTT_MAX ? (u32)rtt_us : SMARTT_RTT_MAX;
 }
 
+/* The ACK's bytes, and its RTT sample if it has one (spec 5.2, 5.3). */
+static inline void smartt_ack_count(struct smartt_state *s, u32 size, u32 rtt)
+{
+	s->acked = smartt_add_sat(s->acked, size);
+	if (smartt_likely(rtt))
+		smartt_update_avg_rtt(s, rtt);
+}
+
+/* FastIncrease, else the matrix if the ACK has an RTT sample. */
+static __always_inline enum smartt_action
+smartt_ack_window(struct smartt_state *s, const struct smartt_params *p,
+		  u32 now, u32 size, u32 rtt, bool ecn, u32 trtt)
+{
+	if (smartt_fast_increase(s, p, size, rtt, ecn))
+		return smartt_ack_done(s, p, SMARTT_FAST_INC);
+	if (!rtt)
+		return smartt_ack_done(s, p, SMARTT_NONE);
+	return smartt_ack_matrix(s, p, now, size, rtt, ecn, trtt);
+}
+
+/*
+ * An ACK that ends the QuickAdapt window, once per trtt. If it adapts,
+ * FastIncrease still runs, to keep its count, but the matrix does not.
+ */
+static CORE_SLOWPATH enum smartt_action
+smartt_ack_qa(struct smartt_state *s, const struct smartt_params *p,
+	      u32 now, u32 size, u32 rtt, bool ecn, u32 inflight, u32 trtt)
+{
+	if (!smartt_qa_end(s, p, now, inflight))
+		return smartt_ack_window(s, p, now, size, rtt, ecn, trtt);
+	smartt_fast_increase(s, p, size, rtt, ecn);
+	return smartt_ack_done(s, p, SMARTT_QUICK_ADAPT);
+}
+
+/*
+ * The rest of an ACK, once counted: the ignore phase, QuickAdapt,
+ * FastIncrease and the matrix (spec 5.2).
+ */
+static __always_inline enum smartt_action
+smartt_ack_act(struct smartt_state *s, const struct smartt_params *p,
+	       u32 now, u32 size, u32 rtt, bool ecn, u32 inflight)
+{
+	u32 trtt;
+
+	if (smartt_unlikely(s->ignore_left) && smartt_ignore(s, size))
+		return smartt_ack_done(s, p, SMARTT_IGNORED);
+	if (smartt_unlikely(!p->trimming) && rtt)
+		smartt_notrim_check(s, p, rtt);
+	trtt = smartt_trtt(s, p);
+	if (smartt_unlikely(smartt_qa_due(s, now, trtt)))
+		return smartt_ack_qa(s, p, now, size, rtt, ecn, inflight, trtt);
+	return smartt_ack_window(s, p, now, size, rtt, ecn, trtt);
+}
+
+/*
+ * An ACK in full, for smartt_on_ack() below (same arguments, but @size
+ * capped and @rtt the sample it took): the first ACK of a flow without a
+ * base RTT, if it carries a sample, starts it (spec 5.1); a sample under
+ * the learned base RTT lowers it (spec 5.11); and the flow's cache is
+ * derived again, for these or for changed parameters.
+ */
+static CORE_SLOWPATH enum smartt_action
+smartt_on_ack_slow(struct smartt_state *s, const struct smartt_params *p,
+		   u32 now, u32 size, u32 rtt, bool ecn, u32 inflight)
+{
+	if (!s->brtt) {
+		if (!rtt)
+			return SMARTT_NONE;
+		smartt_start(s, p, rtt);
+	}
+	smartt_ack_count(s, size, rtt);
+	if (rtt && !p->base_rtt_us && rtt < s->brtt)
+		smartt_set_brtt(s, p, rtt);
+	smartt_cache(s, p);
+	return smartt_ack_act(s, p, now, size, rtt, ecn, inflight);
+}
+
 /*
  * One ACK (spec 5.2): @size bytes newly delivered, @rtt_us its RTT sample
  * (< 0: none), @ecn the echoed CE mark, @inflight the bytes still in
  * flight after it, @now in us.
+ *
+ * What a running flow does on every ACK is here; an ACK that starts the
+ * flow, lowers its base RTT or finds the parameters changed goes to
+ * smartt_on_ack_slow() instead, so that this path makes no call and needs
+ * no callee-saved register (Documentation/benchmarks.rst).
  */
-static inline enum smartt_action
+static __always_inline enum smartt_action
 smartt_on_ack(struct smartt_state *s, const struct smartt_params *p,
 	      u32 now, u32 size, s32 rtt_us, bool ecn, u32 inflight)
 {
-	enum smartt_action act = SMARTT_NONE;
 	u32 rtt = smartt_rtt_sample(rtt_us);
-	bool adapted;
 
 	/*
 	 * A sample under the floor is host noise, not a fast path: taken as
@@ -673,38 +846,13 @@ smartt_on_ack(struct smartt_state *s, const struct smartt_params *p,
 	 */
 	if (rtt)
 		rtt = smartt_learned_brtt(p, rtt);
-	if (!s->brtt) {
-		if (!rtt)
-			return SMARTT_NONE;
-		smartt_start(s, p, rtt);
-	}
 	if (size > SMARTT_CWND_LIMIT)
 		size = SMARTT_CWND_LIMIT;
-
-	s->acked = smartt_add_sat(s->acked, size);
-	if (rtt) {
-		smartt_update_avg_rtt(s, rtt);
-		if (!p->base_rtt_us && rtt < s->brtt)
-			smartt_set_brtt(s, p, rtt);
-	}
-	if (smartt_ignore(s, size)) {
-		act = SMARTT_IGNORED;
-		goto out;
-	}
-	if (!p->trimming && rtt)
-		smartt_notrim_check(s, p, rtt);
-
-	/* Both run: FastIncrease keeps its count even when QA fires. */
-	adapted = smartt_quick_adapt(s, p, now, inflight);
-	if (smartt_fast_increase(s, p, size, rtt, ecn))
-		act = adapted ? SMARTT_QUICK_ADAPT : SMARTT_FAST_INC;
-	else if (adapted)
-		act = SMARTT_QUICK_ADAPT;
-	else if (rtt)
-		act = smartt_core_cases(s, p, now, size, rtt, ecn);
-out:
-	smartt_clamp(s, p);
-	return act;
+	if (smartt_unlikely(!s->brtt || s->gen != core_read_gen(&p->gen) ||
+			    (rtt < s->brtt && rtt && !p->base_rtt_us)))
+		return smartt_on_ack_slow(s, p, now, size, rtt, ecn, inflight);
+	smartt_ack_count(s, size, rtt);
+	return smartt_ack_act(s, p, now, size, rtt, ecn, inflight);
 }
 
 /* Lost (trimmed, timed-out) bytes leave the window, down to zero. */

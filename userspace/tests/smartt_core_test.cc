@@ -1285,6 +1285,50 @@ TEST(nscc_floor, SubSegmentAndTimeout)
 	EXPECT_EQ(s.cwnd, 64u);
 }
 
+// A parameter written while a flow runs applies from its next ACK, also
+// where the flow caches values derived from it: every write bumps gen
+// (uno_nl.h), which the flow compares on each ACK.
+TEST(smartt_param, ChangeAppliesOnTheNextAck)
+{
+	smartt_params p = ParamsNoIncrease();
+	smartt_state s = Start(p);
+
+	// Ceiling 1.5 bdp = 150000; the window, 100000, is under it.
+	EXPECT_EQ(Ack(s, p, 1000, 200, false), SMARTT_FAIR_INC);
+	EXPECT_EQ(s.cwnd, 100000u);
+	// max_cwnd 0.5 bdp: the next ACK clamps to 50000.
+	p.max_cwnd = 512;
+	p.gen++;
+	EXPECT_EQ(Ack(s, p, 1001, 200, false), SMARTT_FAIR_INC);
+	EXPECT_EQ(s.cwnd, 50000u);
+
+	// "RTT ~ base RTT" is within 100 + 12 us; 120 us is not clean...
+	EXPECT_EQ(Ack(s, p, 1002, 120, false), SMARTT_PROP_INC);
+	EXPECT_EQ(s.fi_count, 0u);
+	// ... until fast_inc_tol_us widens it to 100 + 30 us.
+	p.fast_inc_tol_us = 30;
+	p.gen++;
+	EXPECT_EQ(Ack(s, p, 1003, 120, false), SMARTT_PROP_INC);
+	EXPECT_EQ(s.fi_count, 1000u);
+	// fast_inc_tol 1/4: 100 + 25 us, and the floor back at 0: 126 us is
+	// not clean, 125 us is.
+	p.fast_inc_tol = 256;
+	p.fast_inc_tol_us = 0;
+	p.gen++;
+	EXPECT_EQ(Ack(s, p, 1004, 126, false), SMARTT_PROP_INC);
+	EXPECT_EQ(s.fi_count, 0u);
+	EXPECT_EQ(Ack(s, p, 1005, 125, false), SMARTT_PROP_INC);
+	EXPECT_EQ(s.fi_count, 1000u);
+
+	// max_cwnd back to 1.5 bdp: FastIncrease, once the clean run exceeds
+	// the window, grows it past 50000 again.
+	p.max_cwnd = 1536;
+	p.gen++;
+	for (u32 t = 1006; t < 1056; t++)
+		Ack(s, p, t, 100, false);
+	EXPECT_EQ(s.cwnd, 52000u);
+}
+
 // Parameters at the edges of (and beyond) their ranges: nothing divides
 // by zero and the window stays within its bounds.
 TEST(smartt_param, DegenerateValuesAreSafe)
