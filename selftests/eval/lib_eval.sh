@@ -299,12 +299,10 @@ ev_flow_spec() {
 ev_long_flows() {
 	_warm=$1 _win=$2
 	shift 2
-	# Under TCG each flow starts about a second after the previous one:
-	# they get ample time, and tb_flows_stop ends them after the window.
 	for _ns in "$@"; do
 		_cls=intra
 		case $_ns in w*) _cls=inter ;; esac
-		tb_flow "$_ns" "$(ev_cc "$EV_VARIANT" $_cls)" "$(tb_calc "int($_warm + $_win + 30)")" > /dev/null
+		tb_flow "$_ns" "$(ev_cc "$EV_VARIANT" $_cls)" 0 > /dev/null
 	done
 	tb_window "$_warm" "$_win"
 	ev_uno_events "$@"

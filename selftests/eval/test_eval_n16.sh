@@ -28,7 +28,7 @@ ev_init N16
 for v in $(ev_variants uno smartt dctcp); do
 	for P in 5 20; do
 		ev_begin "$v"
-		tb_flow h1 "$v" $((3 * SECS + 4)) > /dev/null
+		tb_flow h1 "$v" 0 > /dev/null
 		sleep "$SECS"
 		t=$SECS
 		while [ "$(tb_ss_field h1 delivered)" -le $SAMPLE ] && [ $t -lt $((3 * SECS)) ]; do

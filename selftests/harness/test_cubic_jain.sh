@@ -15,8 +15,8 @@ tb_dumbbell 2 0
 tb_port_rate 250
 RATE=$TB_PORT_MBIT
 tb_bottleneck_red $RATE 30
-tb_flow h1 cubic 20 > /dev/null
-tb_flow h2 cubic 20 > /dev/null
+tb_flow h1 cubic 0 > /dev/null
+tb_flow h2 cubic 0 > /dev/null
 tb_measure 3 10
 tb_flows_stop
 

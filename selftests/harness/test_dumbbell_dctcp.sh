@@ -19,7 +19,7 @@ RATE=$TB_PORT_MBIT
 tb_bottleneck_red $RATE $MARK_KB
 tb_receiver_cc dctcp
 tb_qdisc_sampler tor p0 0.5
-tb_flow h1 dctcp 20 > /dev/null
+tb_flow h1 dctcp 0 > /dev/null
 tb_window 3 10
 # While the flow still runs: on a slow host tb_results can outlast it.
 echoed=$(tb_ss_field h1 delivered_ce)

@@ -428,8 +428,11 @@ tb_ss_field() {
 
 # tb_flow NS CC DURATION_S [CLASS]: start a long iperf3 flow from NS to the
 # receiver with congestion control CC (NS's default CC, and iperf3 -C so the
-# receiving socket runs it too). Each flow has
-# its own server port (5200 + id), which keys it in the measurements.
+# receiving socket runs it too); DURATION_S 0 runs it until tb_flows_stop,
+# which is what a flow measured over a window wants: on a slow TCG host
+# starting the flows and sampling them stretch the test by many seconds.
+# Each flow has its own server port (5200 + id), which keys it in the
+# measurements.
 tb_flow() {
 	if grep -q " $1 " "$TB_RUN/flows" && ! grep -q " $1 $2 " "$TB_RUN/flows"; then
 		tb_die "one CC per sender namespace: $1 already runs another"
@@ -493,14 +496,23 @@ tb_wait_listen() {
 	tb_die "nothing listens on $1:$2"
 }
 
-# tb_rx_bytes: "port bytes_received" of every established connection at
-# the receiver, one per line.
-tb_rx_bytes() {
-	tb_exec "$TB_RCV" ss -Htin state established |
-		awk '/^[^ \t]/ { n = split($3, a, ":"); port = a[n]; next }
-		     { for (i = 1; i <= NF; i++) if ($i ~ /^bytes_received:/) {
-			split($i, b, ":"); if (b[2] > rx[port]) rx[port] = b[2] } }
-		     END { for (p in rx) print p, rx[p] }'
+# tb_rx_sample FILE: "port bytes_received" of every established
+# connection at the receiver, one per line, into FILE; and TB_RX_T, the
+# time of that reading: the midpoint of two /proc/uptime reads around ss,
+# inside the namespace. Entering the namespace and parsing the output
+# take up to a second each on a busy TCG host, and a reading stamped
+# after them misplaced an 8 s window enough to put a 10 Mbit/s flow's
+# goodput 6.5 % below what the qdisc's own counter showed on the wire.
+tb_rx_sample() {
+	tb_exec "$TB_RCV" sh -c 'read -r a _ < /proc/uptime; ss -Htin state established;
+		read -r b _ < /proc/uptime; echo "@ $a $b"' > "$TB_RUN/ss" ||
+		tb_die "cannot read the receiver's sockets"
+	TB_RX_T=$(awk '$1 == "@" { print ($2 + $3) / 2 }' "$TB_RUN/ss")
+	awk '$1 == "@" { next }
+	     /^[^ \t]/ { n = split($3, a, ":"); port = a[n]; next }
+	     { for (i = 1; i <= NF; i++) if ($i ~ /^bytes_received:/) {
+		split($i, b, ":"); if (b[2] > rx[port]) rx[port] = b[2] } }
+	     END { for (p in rx) print p, rx[p] }' "$TB_RUN/ss" > "$1"
 }
 
 # tb_receiver_cc CC: the receiver's default CC. ECN CCs echo CE per segment
@@ -524,18 +536,29 @@ tb_measure() {
 # ($TB_RUN/rx_series, "time port bytes" per sample), for tb_results.
 tb_window() {
 	sleep "$1"
-	tb_rx_bytes > "$TB_RUN/rx0"
-	read -r TB_T0 _ < /proc/uptime
+	tb_rx_sample "$TB_RUN/rx0"
+	TB_T0=$TB_RX_T
 	sed "s/^/$TB_T0 /" "$TB_RUN/rx0" > "$TB_RUN/rx_series"
 	_end=$(tb_calc "$TB_T0 + $2")
 	while :; do
 		read -r _now _ < /proc/uptime
 		sleep "$(tb_calc "$_end - $_now < 1 ? ($_end - $_now > 0 ? $_end - $_now : 0) : 1")"
-		tb_rx_bytes > "$TB_RUN/rx1"
-		read -r TB_T1 _ < /proc/uptime
+		tb_rx_sample "$TB_RUN/rx1"
+		TB_T1=$TB_RX_T
 		sed "s/^/$TB_T1 /" "$TB_RUN/rx1" >> "$TB_RUN/rx_series"
 		[ "$(tb_calc "$TB_T1 >= $_end")" = 1 ] && break
 	done
+	tb_flows_running
+}
+
+# tb_flows_running: die unless every flow's iperf3 client still runs. A
+# flow that ended within a window leaves only its control connection on
+# its port, and its goodput would read as zero or negative.
+tb_flows_running() {
+	while read -r _id _ns _cc _ _port _pid _; do
+		kill -0 "$_pid" 2>/dev/null ||
+			tb_die "flow $_id ($_ns, $_cc, port $_port) ended before its window did"
+	done < "$TB_RUN/flows"
 }
 
 # tb_util_p50: the median over tb_window's one-second intervals of every

@@ -42,10 +42,10 @@ batch() {
 	done
 }
 
-tb_flow h1 cubic 200 > /dev/null
+tb_flow h1 cubic 0 > /dev/null
 sleep 2
-rx0=$(tb_rx_bytes | awk '{ print $2 }')
-read -r t0 _ < /proc/uptime
+tb_rx_sample "$TB_RUN/rx0"
+t0=$TB_RX_T
 failed=0 c=0 sent=0 trimmed=0
 while [ $c -lt $CYCLES ]; do
 	batch $c > "$TB_RUN/batch"
@@ -62,8 +62,11 @@ while [ $c -lt $CYCLES ]; do
 	trimmed=$((trimmed + $(echo "$_q" | jq '.[0].trimmed')))
 	tb_exec tor $TC qdisc del dev p0 root || failed=$((failed + 1))
 done
-read -r t1 _ < /proc/uptime
-rx1=$(tb_rx_bytes | awk '{ print $2 }')
+tb_rx_sample "$TB_RUN/rx1"
+t1=$TB_RX_T
+tb_flows_running
+rx0=$(awk '{ print $2 }' "$TB_RUN/rx0")
+rx1=$(awk '{ print $2 }' "$TB_RUN/rx1")
 goodput=$(tb_calc "(${rx1:-0} - ${rx0:-0}) * 8 / ($t1 - $t0) / 1e6")
 tb_flows_stop
 tb_log "$CYCLES cycles in $(tb_calc "$t1 - $t0") s, $failed commands failed, flow at $goodput Mbit/s"

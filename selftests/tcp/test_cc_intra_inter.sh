@@ -22,8 +22,8 @@ tb_qdisc_sampler tor p0 0.5
 
 for cc in $CCS; do
 	tb_receiver_cc "$cc"
-	tb_flow h1 "$cc" 20 > /dev/null
-	tb_flow w1 "$cc" 20 > /dev/null
+	tb_flow h1 "$cc" 0 > /dev/null
+	tb_flow w1 "$cc" 0 > /dev/null
 	TB_RESULT=$cc tb_measure 5 10
 	tb_flows_stop
 	set -- $(jq -r '.flows[] | .goodput_mbps' "$OUT_DIR/$cc.json")

@@ -25,7 +25,7 @@ tb_cc_profile $RATE "$(tb_intra_rtt_us)"
 for cc in dctcp uno smartt; do
 	tb_receiver_cc "$cc"
 	drops0=$(tb_qdisc_counter tor p0 drops)
-	tb_flow h1 "$cc" 20 > /dev/null
+	tb_flow h1 "$cc" 0 > /dev/null
 	TB_RESULT=$cc tb_measure 3 10
 	tb_flows_stop
 	drops=$(($(tb_qdisc_counter tor p0 drops) - drops0))
