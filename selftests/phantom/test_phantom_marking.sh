@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Phantom marking (uno.md 4.1) against a constant-rate ECT(0) UDP source
 # (iperf3 -u --tos 2, paced by a tbf on the sender: see ph_pacer) through
-# the phantom qdisc at 50 Mbit/s (less where tb_port_rate says so: at 100
-# a 2 GHz host's TCG VM, capturing every packet, delivered 0.73-0.85 of
-# the 1.05 x rate asked, three runs in a row), with the
+# the phantom qdisc at 50 Mbit/s (less where ph_port_rate says so, with
+# phases as much longer: at 100 a 2 GHz host's TCG VM, capturing every
+# packet, delivered 0.73-0.85 of the 1.05 x rate asked), with the
 # real-queue ramp off (ecn-min/ecn-max 100 %), a 2 MB phantom queue
 # draining at 90 % of the rate and its ramp from 25 % to 75 % (500 KB to
 # 1.5 MB):
@@ -14,7 +14,7 @@
 #    marks begin after the fill time t_fill = phantom-min x phantom-size /
 #    (arrival - phantom-rate x rate), about 530 ms, and the CE fraction
 #    then rises along the ramp to 1 at about 1.6 s (5.3 bins of BIN
-#    whatever the rate). (The source is paced
+#    whatever the rate; times scale as 50 Mbit/s / rate). (The source is paced
 #    at 1.05, not 1.0: under TCG the pacer delivers up to 2 % less than
 #    asked, and at 1.0 the counter may not grow at all. The 4 MB limit
 #    holds the real queue that this builds over 3 s.) No mark may come
@@ -30,22 +30,19 @@
 # level that the observed arrivals produce at its departure (the counter
 # replayed from the arrival times), so the comparison does not depend on
 # the source keeping a perfectly even pace.
-# uno-timeout: 150
+# uno-timeout: 300
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_phantom.sh"
 
+LEN=3900			# UDP payload; frame = LEN + 8 + 20 + 14
 tb_dumbbell 1 0
-tb_port_rate 50		# Mbit/s
-RATE=$TB_PORT_MBIT
+ph_port_rate 50 1.05		# RATE (Mbit/s), C (bytes/s)
 PQ_SIZE=2000000
 PQ_MIN_PCT=25
 PQ_MAX_PCT=75
 PQ_RATE_PCT=90
-LEN=3900			# UDP payload; frame = LEN + 8 + 20 + 14
-FRAME=$((LEN + 42))
 BIN=$(tb_calc "10 / $RATE")	# s, for the CE fraction over time: 300 packets
 
-C=$((RATE * 1000000 / 8))	# bytes/s
 KMIN=$((PQ_SIZE * PQ_MIN_PCT / 100))
 KMAX=$((PQ_SIZE * PQ_MAX_PCT / 100))
 DRAIN=$((C * PQ_RATE_PCT / 100))
@@ -139,10 +136,14 @@ ce=$(jq .ce "$r")
 ece=$(jq .expected_ce "$r")
 # Bins on the ramp (expected strictly between 0.05 and 0.95), with their
 # absolute error; and every bin, to see no marks before the fill time.
-ramp_err=$(jq '[.bins[] | select(.expected > 0.05 and .expected < 0.95) |
-	(.ce_fraction - .expected) | fabs] | max // 1' "$r")
-ramp_bins=$(jq '[.bins[] | select(.expected > 0.05 and .expected < 0.95)] | length' "$r")
-all_err=$(jq '[.bins[] | (.ce_fraction - .expected) | fabs] | max' "$r")
+# Only bins of at least half the 300 packets a bin holds: the last one,
+# cut short by the end of the flow, may hold a dozen (0.20 off, 1.6 sigma,
+# with 17 packets).
+whole='.bins[] | select(.packets >= 150)'
+ramp_err=$(jq "[$whole | select(.expected > 0.05 and .expected < 0.95) |
+	(.ce_fraction - .expected) | fabs] | max // 1" "$r")
+ramp_bins=$(jq "[$whole | select(.expected > 0.05 and .expected < 0.95)] | length" "$r")
+all_err=$(jq "[$whole | (.ce_fraction - .expected) | fabs] | max" "$r")
 tb_log "1.05 x rate: arrival $(tb_calc "$arr / $C") x rate; fill time $t_fill s, ramp full at $t_full s"
 tb_log "first mark at $first s (replayed: $replayed s); CE $ce, expected $ece"
 jq -c '.bins[]' "$r" | sed 's/^/# /'
