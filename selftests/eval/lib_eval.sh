@@ -201,15 +201,15 @@ ev_finish() {
 
 # ev_rx_sampler: every EV_RX_DT, the bytes received on each of the
 # receiver's connections, as "t peer_addr:port bytes" lines in
-# $TB_RUN/rx.log, until the test ends.
+# $TB_RUN/rx.log (t: tb_rcv_sockets), until the test ends.
 ev_rx_sampler() {
 	[ -z "$EV_RX_ON" ] || return 0
 	EV_RX_ON=1
 	(
 		while :; do
-			read -r _up _ < /proc/uptime
-			tb_exec "$TB_RCV" ss -Htin state established |
-				awk -v t="$_up" '/^[^ \t]/ {
+			tb_rcv_sockets |
+				awk '$1 == "@" { t = $2; next }
+				/^[^ \t]/ {
 					# iperf3 listens on ::, its peers are v4-mapped
 					peer = $4; gsub(/\[::ffff:|\]/, "", peer); next }
 				{ for (i = 1; i <= NF; i++) if ($i ~ /^bytes_received:/) {

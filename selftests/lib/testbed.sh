@@ -496,18 +496,26 @@ tb_wait_listen() {
 	tb_die "nothing listens on $1:$2"
 }
 
+# tb_rcv_sockets: the receiver's established TCP sockets (ss -Htin),
+# after a line "@ T": T the time of the reading, the midpoint of two
+# /proc/uptime reads around ss inside the namespace. Entering the
+# namespace and parsing the output take up to a second each on a busy TCG
+# host, and a reading stamped after them misplaced an 8 s window enough to
+# put a 10 Mbit/s flow's goodput 6.5 % below what the qdisc's own counter
+# showed on the wire.
+tb_rcv_sockets() {
+	tb_exec "$TB_RCV" sh -c 'read -r a _ < /proc/uptime; s=$(ss -Htin state established)
+		read -r b _ < /proc/uptime; echo "@ $a $b"; printf "%s\n" "$s"' |
+		awk 'NR == 1 { printf "@ %.3f\n", ($2 + $3) / 2; next } { print }'
+}
+
 # tb_rx_sample FILE: "port bytes_received" of every established
 # connection at the receiver, one per line, into FILE; and TB_RX_T, the
-# time of that reading: the midpoint of two /proc/uptime reads around ss,
-# inside the namespace. Entering the namespace and parsing the output
-# take up to a second each on a busy TCG host, and a reading stamped
-# after them misplaced an 8 s window enough to put a 10 Mbit/s flow's
-# goodput 6.5 % below what the qdisc's own counter showed on the wire.
+# time of that reading (tb_rcv_sockets).
 tb_rx_sample() {
-	tb_exec "$TB_RCV" sh -c 'read -r a _ < /proc/uptime; ss -Htin state established;
-		read -r b _ < /proc/uptime; echo "@ $a $b"' > "$TB_RUN/ss" ||
-		tb_die "cannot read the receiver's sockets"
-	TB_RX_T=$(awk '$1 == "@" { print ($2 + $3) / 2 }' "$TB_RUN/ss")
+	tb_rcv_sockets > "$TB_RUN/ss"
+	TB_RX_T=$(awk '$1 == "@" { print $2 }' "$TB_RUN/ss")
+	[ -n "$TB_RX_T" ] || tb_die "cannot read the receiver's sockets"
 	awk '$1 == "@" { next }
 	     /^[^ \t]/ { n = split($3, a, ":"); port = a[n]; next }
 	     { for (i = 1; i <= NF; i++) if ($i ~ /^bytes_received:/) {
