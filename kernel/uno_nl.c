@@ -9,10 +9,12 @@
  * parameter ops live here too, so that /sys/module/tcp_<cc>/parameters/ and
  * netlink read the same u32 and refuse the same values.
  *
- * Locking: uno_nl_lock protects the list of registered CCs. A CC
- * unregisters (under the lock) before its module's memory goes, so whoever
- * holds the lock may touch any registered table; no module reference is
- * needed. Dumps take the lock per skb and notice a CC coming or going
+ * Locking: uno_nl_lock protects the list of registered CCs, and
+ * serialises every store of a parameter (sysfs or netlink), so that two
+ * writers cannot lose a bump of the parameters' generation (uno_nl_cc.gen).
+ * A CC unregisters (under the lock) before its module's memory goes, so
+ * whoever holds the lock may touch any registered table; no module
+ * reference is needed. Dumps take the lock per skb and notice a CC coming or going
  * between two skbs through the generation number (NLM_F_DUMP_INTR).
  *
  * Extack messages must outlive the request: the ack is built after the

@@ -29,14 +29,16 @@ for v in $(ev_variants uno smartt dctcp); do
 	for P in 5 20; do
 		ev_begin "$v"
 		tb_flow h1 "$v" 0 > /dev/null
+		read -r t0 _ < /proc/uptime
 		sleep "$SECS"
-		t=$SECS
-		while [ "$(tb_ss_field h1 delivered)" -le $SAMPLE ] && [ $t -lt $((3 * SECS)) ]; do
+		while [ "$(tb_ss_field h1 delivered)" -le $SAMPLE ] &&
+		      [ "$(tb_calc "$(cut -d' ' -f1 /proc/uptime) - $t0 < 3 * $SECS")" = 1 ]; do
 			sleep 1
-			t=$((t + 1))
 		done
 		ce=$(tb_ss_field h1 delivered_ce)
 		all=$(tb_ss_field h1 delivered)
+		read -r t1 _ < /proc/uptime
+		t=$(tb_calc "$t1 - $t0")
 		tb_flows_stop
 		echo "delivered_p$P $all" >> "$TB_RUN/m-$v"
 		echo "seconds_p$P $t" >> "$TB_RUN/m-$v"
