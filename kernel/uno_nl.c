@@ -77,8 +77,10 @@ static int uno_nl_param_store(struct uno_nl_param *p, u32 v)
 	if (v < p->min || v > p->max)
 		return -EINVAL;
 	WRITE_ONCE(*p->val, v);
-	if (p->gen)
+	if (p->gen) {
+		/* After the value: pairs with core_read_gen()'s acquire. */
 		smp_store_release(p->gen, *p->gen + 1);
+	}
 	return 0;
 }
 

@@ -9,11 +9,13 @@
 #define _UNO_CORE_TYPES_H
 
 #ifdef __KERNEL__
+#include <linux/compiler.h>
 #include <linux/types.h>
 #include <linux/math64.h>
 #include <asm/barrier.h>
 #else
 #include <stdint.h>
+#include <sys/cdefs.h>
 #ifndef __cplusplus
 #include <stdbool.h>
 #endif
@@ -34,6 +36,21 @@ typedef int64_t s64;
 #define CORE_SLOWPATH noinline __maybe_unused
 #else
 #define CORE_SLOWPATH __attribute__((__noinline__, __unused__))
+#endif
+
+/*
+ * A law's per-ACK entry point, inlined into its caller even where the
+ * compiler would keep it out of line, so that the path makes no call and
+ * saves no register it need not (Documentation/benchmarks.rst); and the
+ * branch hints of that path.
+ */
+#define CORE_FASTPATH		__always_inline	/* the kernel's, glibc's */
+#ifdef __KERNEL__
+#define core_likely(x)		likely(x)
+#define core_unlikely(x)	unlikely(x)
+#else
+#define core_likely(x)		__builtin_expect(!!(x), 1)
+#define core_unlikely(x)	__builtin_expect(!!(x), 0)
 #endif
 
 /* @a / @b for a 32-bit divisor; the caller guarantees @b != 0. */
@@ -76,6 +93,7 @@ static inline u64 core_div_u64(u64 a, u64 b)
 static inline u32 core_read_gen(const u32 *gen)
 {
 #ifdef __KERNEL__
+	/* Pairs with the smp_store_release() in uno_nl_param_store(). */
 	return smp_load_acquire(gen);
 #else
 	return __atomic_load_n(gen, __ATOMIC_ACQUIRE);

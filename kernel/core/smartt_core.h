@@ -44,14 +44,6 @@
 #define SMARTT_U32_MAX		((u32)~0U)
 #define SMARTT_U64_MAX		((u64)~0ULL)
 
-/* Branch hints for the per-ACK path (Documentation/benchmarks.rst). */
-#define smartt_likely(x)	__builtin_expect(!!(x), 1)
-#define smartt_unlikely(x)	__builtin_expect(!!(x), 0)
-
-#ifndef __always_inline		/* the kernel's and glibc's */
-#define __always_inline	inline __attribute__((__always_inline__))
-#endif
-
 /* smartt_params.mode: which law a new flow runs */
 #define SMARTT_MODE_SMARTT	0	/* the SMaRTT paper's (this header) */
 #define SMARTT_MODE_NSCC	1	/* UEC NSCC (nscc_core.h) */
@@ -279,7 +271,7 @@ static inline u32 smartt_maxwnd(const struct smartt_state *s,
 static inline u32 smartt_minwnd(const struct smartt_state *s,
 				const struct smartt_params *p)
 {
-	if (smartt_likely(p->min_cwnd_bytes))
+	if (core_likely(p->min_cwnd_bytes))
 		return (u32)smartt_min64(p->min_cwnd_bytes, SMARTT_CWND_LIMIT);
 	return (u32)smartt_min64((u64)s->mtu * smartt_max64(p->min_cwnd, 1),
 				 SMARTT_CWND_LIMIT);
@@ -666,7 +658,7 @@ static inline void smartt_fair_decrease(struct smartt_state *s,
  * Every ACK ends in the clamps of spec 5.2, with the ceiling from the
  * flow's cache; @act is what it did.
  */
-static __always_inline enum smartt_action
+static CORE_FASTPATH enum smartt_action
 smartt_ack_done(struct smartt_state *s, const struct smartt_params *p,
 		enum smartt_action act)
 {
@@ -697,7 +689,7 @@ smartt_ack_md(struct smartt_state *s, const struct smartt_params *p,
  * fi x scale MTUs whatever the window, which favours small windows, and the
  * proportional one at most pi x scale x (trtt - brtt) / brtt = 1 x scale.
  */
-static __always_inline enum smartt_action
+static CORE_FASTPATH enum smartt_action
 smartt_ack_matrix(struct smartt_state *s, const struct smartt_params *p,
 		  u32 now, u32 size, u32 rtt, bool ecn, u32 trtt)
 {
@@ -705,7 +697,7 @@ smartt_ack_matrix(struct smartt_state *s, const struct smartt_params *p,
 
 	if (ecn) {
 		if (rtt <= trtt) {
-			if (smartt_unlikely(p->fair_decrease))
+			if (core_unlikely(p->fair_decrease))
 				smartt_fair_decrease(s, p, size);
 			return smartt_ack_done(s, p, SMARTT_PATH_CHANGE);
 		}
@@ -749,12 +741,12 @@ static inline u32 smartt_rtt_sample(s32 rtt_us)
 static inline void smartt_ack_count(struct smartt_state *s, u32 size, u32 rtt)
 {
 	s->acked = smartt_add_sat(s->acked, size);
-	if (smartt_likely(rtt))
+	if (core_likely(rtt))
 		smartt_update_avg_rtt(s, rtt);
 }
 
 /* FastIncrease, else the matrix if the ACK has an RTT sample. */
-static __always_inline enum smartt_action
+static CORE_FASTPATH enum smartt_action
 smartt_ack_window(struct smartt_state *s, const struct smartt_params *p,
 		  u32 now, u32 size, u32 rtt, bool ecn, u32 trtt)
 {
@@ -783,18 +775,18 @@ smartt_ack_qa(struct smartt_state *s, const struct smartt_params *p,
  * The rest of an ACK, once counted: the ignore phase, QuickAdapt,
  * FastIncrease and the matrix (spec 5.2).
  */
-static __always_inline enum smartt_action
+static CORE_FASTPATH enum smartt_action
 smartt_ack_act(struct smartt_state *s, const struct smartt_params *p,
 	       u32 now, u32 size, u32 rtt, bool ecn, u32 inflight)
 {
 	u32 trtt;
 
-	if (smartt_unlikely(s->ignore_left) && smartt_ignore(s, size))
+	if (core_unlikely(s->ignore_left) && smartt_ignore(s, size))
 		return smartt_ack_done(s, p, SMARTT_IGNORED);
-	if (smartt_unlikely(!p->trimming) && rtt)
+	if (core_unlikely(!p->trimming) && rtt)
 		smartt_notrim_check(s, p, rtt);
 	trtt = smartt_trtt(s, p);
-	if (smartt_unlikely(smartt_qa_due(s, now, trtt)))
+	if (core_unlikely(smartt_qa_due(s, now, trtt)))
 		return smartt_ack_qa(s, p, now, size, rtt, ecn, inflight, trtt);
 	return smartt_ack_window(s, p, now, size, rtt, ecn, trtt);
 }
@@ -832,7 +824,7 @@ smartt_on_ack_slow(struct smartt_state *s, const struct smartt_params *p,
  * smartt_on_ack_slow() instead, so that this path makes no call and needs
  * no callee-saved register (Documentation/benchmarks.rst).
  */
-static __always_inline enum smartt_action
+static CORE_FASTPATH enum smartt_action
 smartt_on_ack(struct smartt_state *s, const struct smartt_params *p,
 	      u32 now, u32 size, s32 rtt_us, bool ecn, u32 inflight)
 {
@@ -848,7 +840,7 @@ smartt_on_ack(struct smartt_state *s, const struct smartt_params *p,
 		rtt = smartt_learned_brtt(p, rtt);
 	if (size > SMARTT_CWND_LIMIT)
 		size = SMARTT_CWND_LIMIT;
-	if (smartt_unlikely(!s->brtt || s->gen != core_read_gen(&p->gen) ||
+	if (core_unlikely(!s->brtt || s->gen != core_read_gen(&p->gen) ||
 			    (rtt < s->brtt && rtt && !p->base_rtt_us)))
 		return smartt_on_ack_slow(s, p, now, size, rtt, ecn, inflight);
 	smartt_ack_count(s, size, rtt);
