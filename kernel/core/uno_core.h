@@ -665,17 +665,49 @@ static inline bool uno_update_base(struct uno_state *s,
 	return true;
 }
 
-/*
- * One ACK (spec 3.4 on_ack): (1) epoch and QA byte accounting, (2) the QA
- * state machine, (3) AI unless ECN-echoed, (4) epoch end, when the ACK is
- * for a packet sent at or after ep_end_ts. Decisions that need the send
- * time of the acked packet (now - rtt) are skipped when the ACK carries no
- * RTT sample (retransmissions, Karn). Returns UNO_EV_* bits.
- */
-static inline u32 uno_on_ack(struct uno_state *s, const struct uno_params *p,
-			     const struct uno_ack *a)
+/* Epoch and QA byte accounting (spec 3.4 on_ack, step 1). */
+static inline void uno_count(struct uno_state *s, const struct uno_ack *a)
 {
-	bool has_tx = a->rtt_us >= 0, ep_end;
+	u64 acked = a->acked, marked = a->ece ? acked : 0;
+
+	if (s->flags & UNO_F_EP_ON) {
+		s->ep_acked += acked;
+		s->ep_marked += marked;
+	}
+	if (s->flags & UNO_F_QA_ON) {
+		s->qa_acked += acked;
+		s->qa_marked += marked;
+		if (a->app_limited)
+			s->flags |= UNO_F_QA_APPLIM;
+	}
+}
+
+/* The window's floor in q8: the flow's own, whatever its cap. */
+static inline u64 uno_lo(const struct uno_params *p, const struct uno_ack *a)
+{
+	return uno_min_cwnd(p, a->mss) << UNO_CWND_SHIFT;
+}
+
+/* Does the ACK close the current epoch (sent at or after ep_end_ts)? */
+static inline bool uno_ep_ends(const struct uno_state *s,
+			       const struct uno_ack *a)
+{
+	return (s->flags & UNO_F_EP_ON) && a->rtt_us >= 0 &&
+	       uno_after_eq(a->now_us - a->rtt_us, s->ep_end_ts);
+}
+
+/*
+ * One ACK in full (spec 3.4 on_ack): (1) epoch and QA byte accounting,
+ * (2) the QA state machine, (3) AI unless ECN-echoed, (4) epoch end, when
+ * the ACK is for a packet sent at or after ep_end_ts. Decisions that need
+ * the send time of the acked packet (now - rtt) are skipped when the ACK
+ * carries no RTT sample (retransmissions, Karn). Returns UNO_EV_* bits.
+ */
+static CORE_SLOWPATH u32 uno_on_ack_slow(struct uno_state *s,
+					 const struct uno_params *p,
+					 const struct uno_ack *a)
+{
+	bool ep_end;
 	u64 lo, hi;
 	u32 ev = 0;
 
@@ -692,27 +724,18 @@ static inline u32 uno_on_ack(struct uno_state *s, const struct uno_params *p,
 		s->ep_marked = 0;
 	}
 
-	if (s->flags & UNO_F_EP_ON) {
-		s->ep_acked += a->acked;
-		if (a->ece)
-			s->ep_marked += a->acked;
-	}
+	uno_count(s, a);
 	if (s->flags & UNO_F_QA_ON) {
-		s->qa_acked += a->acked;
-		if (a->app_limited)
-			s->flags |= UNO_F_QA_APPLIM;
-		if (a->ece)
-			s->qa_marked += a->acked;
 		if (uno_after_eq(a->now_us, s->qa_end_ts))
 			ev = uno_qa_end(s, p, a);
-	} else if (has_tx && uno_after_eq(a->now_us - a->rtt_us, s->qa_end_ts)) {
+	} else if (a->rtt_us >= 0 &&
+		   uno_after_eq(a->now_us - a->rtt_us, s->qa_end_ts)) {
 		uno_qa_open(s, p, a);
 	}
 
-	lo = uno_min_cwnd(p, a->mss) << UNO_CWND_SHIFT;
+	lo = uno_lo(p, a);
 	hi = uno_max(s->cap, lo);
-	ep_end = (s->flags & UNO_F_EP_ON) && has_tx &&
-		 uno_after_eq(a->now_us - a->rtt_us, s->ep_end_ts);
+	ep_end = uno_ep_ends(s, a);
 	/*
 	 * AI, unless the window is at its cap and no epoch ends here: the
 	 * clamp below would take the increase back (an epoch's MD applies
@@ -726,6 +749,62 @@ static inline u32 uno_on_ack(struct uno_state *s, const struct uno_params *p,
 
 	s->cwnd = uno_min(uno_max(s->cwnd, lo), hi);
 	return ev;
+}
+
+/*
+ * Is the ACK one that uno_on_ack_slow() must take: a new base RTT or new
+ * parameters, epochs to re-arm, a QA window to open or close, an epoch to
+ * end? Each test is one of that function's own, so on every other ACK it
+ * would do no more than count, increase and clamp.
+ */
+static CORE_FASTPATH bool uno_ack_is_steady(const struct uno_state *s,
+					    const struct uno_params *p,
+					    const struct uno_ack *a)
+{
+	u32 qa_from = a->now_us, base = s->base_rtt_us;
+
+	/*
+	 * A min RTT at the base RTT is the base RTT uno_update_base() would
+	 * keep: the base was never set below the intra-DC RTT it was
+	 * floored at, and a new intra-DC RTT comes with a new generation.
+	 */
+	if (core_unlikely(a->min_rtt_us != base || !base) &&
+	    uno_base_rtt(p, a->min_rtt_us) != base)
+		return false;
+	if (core_unlikely(s->cap_gen != core_read_gen(&p->gen)))
+		return false;
+	if (!(s->flags & UNO_F_EP_ON) && uno_after_eq(a->sent, s->ep_arm_seq))
+		return false;
+	if (!(s->flags & UNO_F_QA_ON)) {
+		if (a->rtt_us < 0)
+			return true;	/* neither QA nor an epoch can act */
+		qa_from -= a->rtt_us;	/* QA opens on a packet sent after */
+	}
+	return !uno_after_eq(qa_from, s->qa_end_ts) && !uno_ep_ends(s, a);
+}
+
+/*
+ * One ACK (spec 3.4 on_ack); returns UNO_EV_* bits. Most ACKs of a running
+ * flow only count their bytes and increase the window: that is done here,
+ * with no call and no callee-saved register (Documentation/benchmarks.rst),
+ * and every other ACK goes to uno_on_ack_slow(), which does the same and
+ * the rest.
+ */
+static CORE_FASTPATH u32 uno_on_ack(struct uno_state *s,
+				    const struct uno_params *p,
+				    const struct uno_ack *a)
+{
+	u64 lo, hi;
+
+	if (core_unlikely(!uno_ack_is_steady(s, p, a)))
+		return uno_on_ack_slow(s, p, a);
+	uno_count(s, a);
+	lo = uno_lo(p, a);
+	hi = uno_max(s->cap, lo);
+	if (!a->ece && s->cwnd < hi)
+		uno_ai(s, p, a->acked);
+	s->cwnd = uno_min(uno_max(s->cwnd, lo), hi);
+	return 0;
 }
 
 /*

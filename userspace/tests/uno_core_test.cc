@@ -16,9 +16,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <ostream>
 #include <queue>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -1307,35 +1309,56 @@ TEST(uno_core, U10_IntraInterFairnessRtt128)
 	EXPECT_LT(util, 0.95);
 }
 
-// Per-ACK cost of uno_on_ack() on a realistic trace: the first 100000
-// ACKs of the U10 intra flow (start-up, Quick Adapt, convergence), replayed
-// through a non-inlined wrapper. Run under callgrind, all on one line:
-//   valgrind --tool=callgrind --toggle-collect=uno_bench_on_ack
-//     build/h-uno/bin/uno_core_test --gtest_also_run_disabled_tests
-//     --gtest_filter='*DISABLED_PerAckCost*'
-extern "C" __attribute__((noinline)) u32
-uno_bench_on_ack(uno_state *s, const uno_params *p, const uno_ack *a)
+// uno_on_ack() takes the ACKs of a flow in steady state itself and leaves
+// the rest to uno_on_ack_slow(), which takes every ACK in full: both must
+// leave the very same state and events after every ACK of a trace that
+// visits every path (marks, incasts, ACKs without an RTT sample,
+// app-limited windows, min RTTs that move the base, parameter writes, a
+// new MSS).
+TEST(uno_core, SteadyPathIsTheFullPath)
 {
-	return uno_on_ack(s, p, a);
-}
+	uno_params p = UNO_PARAMS_INIT;
+	uno_state fast, full;
+	std::mt19937 rng(11);
+	u32 now = 1000, sent = 0, min_rtt = kBase, mss = kMss;
+	int seen[5] = {};
 
-TEST(uno_core, DISABLED_PerAckCost)
-{
-	const uno_params p = ModelParams();
-	std::vector<uno_ack> trace;
-	TwoDcModel m(p, {140, 140 * 128});
+	memset(&fast, 0, sizeof(fast));
+	memset(&full, 0, sizeof(full));
+	uno_init(&fast, &p, mss, kBase, now, sent);
+	uno_init(&full, &p, mss, kBase, now, sent);
+	for (int i = 0; i < 200000; i++) {
+		const u32 r = rng();
+		const bool incast = (i / 3000) % 7 == 6;
+		uno_ack a{};
 
-	m.flow(0).trace = &trace;
-	m.RunUntil(3000000000ull);
-	ASSERT_GE(trace.size(), 100000u);
-	trace.resize(100000);
+		if (i % 20000 == 19999) {	// a write: new cap and alpha
+			p.max_cwnd_bdp_pct = 100 + (r % 3) * 25;
+			p.alpha_ppm = 1000 + (r % 5) * 500;
+			p.gen++;
+		}
+		if (r % 5000 == 0)
+			min_rtt = kBase + r % 3;
+		if (r % 50000 == 1)
+			mss = mss == kMss ? 1448 : kMss;
+		now += incast ? 20 : 1 + r % 3;	// incast: thin ACKs
+		sent += 1448;
+		a.now_us = now;
+		a.acked = 1448 * (1 + (r >> 8) % 3);
+		a.rtt_us = (r >> 12) % 50 ? s32(kBase + (r >> 16) % 40) : -1;
+		a.min_rtt_us = min_rtt;
+		a.srtt_us = kBase + 10;
+		a.sent = sent;
+		a.mss = mss;
+		a.ece = (r >> 20) % 4 == 0 || incast;
+		a.app_limited = (r >> 24) % 100 == 0;
+		const u32 ev = uno_on_ack(&fast, &p, &a);
 
-	uno_state s;
-	u32 ev = 0;
-
-	uno_init(&s, &p, kMss, 140, 0, 0);
-	for (const uno_ack &a : trace)
-		ev |= uno_bench_on_ack(&s, &p, &a);
-	EXPECT_TRUE(ev & UNO_EV_EPOCH);
-	RecordProperty("acks", int(trace.size()));
+		ASSERT_EQ(ev, uno_on_ack_slow(&full, &p, &a)) << "ACK " << i;
+		ASSERT_EQ(memcmp(&fast, &full, sizeof(fast)), 0) << "ACK " << i;
+		for (int b = 0; b < 5; b++)
+			seen[b] += !!(ev & (1U << b));
+	}
+	for (int b = 0; b < 5; b++)	// every UNO_EV_* path was taken
+		EXPECT_GT(seen[b], 0) << "event bit " << b;
 }
