@@ -588,10 +588,11 @@ static inline bool smartt_fast_increase(struct smartt_state *s,
 			return false;
 		if (rtt <= s->fi_rtt) {
 			s->fi_count = smartt_add_sat(s->fi_count, size);
-			if (s->fi_count <= s->cwnd &&
-			    !(s->flags & SMARTT_F_FAST_INC))
-				return false;
-			s->flags |= SMARTT_F_FAST_INC;
+			if (!(s->flags & SMARTT_F_FAST_INC)) {
+				if (s->fi_count <= s->cwnd)
+					return false;
+				s->flags |= SMARTT_F_FAST_INC;
+			}
 			smartt_grow(s, (u64)size * p->fast_inc_k);
 			return true;
 		}
@@ -655,8 +656,11 @@ static inline void smartt_fair_decrease(struct smartt_state *s,
 }
 
 /*
- * Every ACK ends in the clamps of spec 5.2, with the ceiling from the
- * flow's cache; @act is what it did.
+ * The clamps of spec 5.2 after an ACK (@act is what it did), with the
+ * ceiling from the flow's cache. Between events the window lies within
+ * its bounds: whatever moves a bound (the base RTT, the parameters, the
+ * MTU) ends in both clamps, and an ACK that moved the window only one way
+ * ends in the clamp of that way; one that left it alone, in none.
  */
 static CORE_FASTPATH enum smartt_action
 smartt_ack_done(struct smartt_state *s, const struct smartt_params *p,
@@ -666,13 +670,35 @@ smartt_ack_done(struct smartt_state *s, const struct smartt_params *p,
 	return act;
 }
 
+/* ... an ACK that grew the window: above the floor before, so above it now */
+static CORE_FASTPATH enum smartt_action
+smartt_ack_grown(struct smartt_state *s, const struct smartt_params *p,
+		 enum smartt_action act)
+{
+	if (core_unlikely(s->cwnd > s->maxwnd))
+		return smartt_ack_done(s, p, act);
+	return act;
+}
+
+/* ... one that shrank it: below the ceiling before, so below it now */
+static inline enum smartt_action
+smartt_ack_shrunk(struct smartt_state *s, const struct smartt_params *p,
+		  enum smartt_action act)
+{
+	u32 lo = smartt_minwnd(s, p);
+
+	if (s->cwnd < lo)
+		s->cwnd = lo;
+	return act;
+}
+
 /* A decrease, at most one per base RTT: out of the per-ACK path. */
 static CORE_SLOWPATH enum smartt_action
 smartt_ack_md(struct smartt_state *s, const struct smartt_params *p,
 	      u32 now, u64 t)
 {
 	smartt_md_cut(s, p, now, s->avg_rtt, t);
-	return smartt_ack_done(s, p, SMARTT_MD);
+	return smartt_ack_shrunk(s, p, SMARTT_MD);
 }
 
 /*
@@ -697,13 +723,14 @@ smartt_ack_matrix(struct smartt_state *s, const struct smartt_params *p,
 
 	if (ecn) {
 		if (rtt <= trtt) {
-			if (core_unlikely(p->fair_decrease))
-				smartt_fair_decrease(s, p, size);
-			return smartt_ack_done(s, p, SMARTT_PATH_CHANGE);
+			if (core_likely(!p->fair_decrease))
+				return SMARTT_PATH_CHANGE;
+			smartt_fair_decrease(s, p, size);
+			return smartt_ack_shrunk(s, p, SMARTT_PATH_CHANGE);
 		}
 		t = (u64)trtt << SMARTT_RTT_SHIFT;
 		if (!smartt_md_due(s, p, now, t))
-			return smartt_ack_done(s, p, SMARTT_NONE);
+			return SMARTT_NONE;
 		return smartt_ack_md(s, p, now, t);
 	}
 	unit = (u64)size * s->inc_unit;
@@ -711,13 +738,13 @@ smartt_ack_matrix(struct smartt_state *s, const struct smartt_params *p,
 			(u64)s->cwnd << SMARTT_UNIT_SHIFT);
 	if (rtt > trtt) {
 		smartt_grow(s, fi);
-		return smartt_ack_done(s, p, SMARTT_FAIR_INC);
+		return smartt_ack_grown(s, p, SMARTT_FAIR_INC);
 	}
 	pi = smartt_mul_sat(smartt_mul_sat(unit, p->pi), trtt - rtt);
 	pi = smartt_div(pi, (u64)rtt * s->cwnd << SMARTT_UNIT_SHIFT);
 	pi = smartt_min64(pi, (u64)size << SMARTT_Q);
 	smartt_grow(s, pi + fi);
-	return smartt_ack_done(s, p, SMARTT_PROP_INC);
+	return smartt_ack_grown(s, p, SMARTT_PROP_INC);
 }
 
 /*
@@ -751,9 +778,9 @@ smartt_ack_window(struct smartt_state *s, const struct smartt_params *p,
 		  u32 now, u32 size, u32 rtt, bool ecn, u32 trtt)
 {
 	if (smartt_fast_increase(s, p, size, rtt, ecn))
-		return smartt_ack_done(s, p, SMARTT_FAST_INC);
+		return smartt_ack_grown(s, p, SMARTT_FAST_INC);
 	if (!rtt)
-		return smartt_ack_done(s, p, SMARTT_NONE);
+		return SMARTT_NONE;
 	return smartt_ack_matrix(s, p, now, size, rtt, ecn, trtt);
 }
 
@@ -782,7 +809,7 @@ smartt_ack_act(struct smartt_state *s, const struct smartt_params *p,
 	u32 trtt;
 
 	if (core_unlikely(s->ignore_left) && smartt_ignore(s, size))
-		return smartt_ack_done(s, p, SMARTT_IGNORED);
+		return SMARTT_IGNORED;
 	if (core_unlikely(!p->trimming) && rtt)
 		smartt_notrim_check(s, p, rtt);
 	trtt = smartt_trtt(s, p);
@@ -811,7 +838,8 @@ smartt_on_ack_slow(struct smartt_state *s, const struct smartt_params *p,
 	if (rtt && !p->base_rtt_us && rtt < s->brtt)
 		smartt_set_brtt(s, p, rtt);
 	smartt_cache(s, p);
-	return smartt_ack_act(s, p, now, size, rtt, ecn, inflight);
+	return smartt_ack_done(s, p, smartt_ack_act(s, p, now, size, rtt, ecn,
+						       inflight));
 }
 
 /*
@@ -869,7 +897,7 @@ static inline enum smartt_action smartt_loss(struct smartt_state *s,
  * measurement window is over. Inside the ignore phase it only counts
  * (spec [D] 8).
  */
-static inline enum smartt_action
+static CORE_SLOWPATH enum smartt_action
 smartt_on_nack(struct smartt_state *s, const struct smartt_params *p,
 	       u32 now, u32 size, u32 inflight)
 {
