@@ -260,7 +260,11 @@ Result run_uno(const Trace &tr)
 	return r;
 }
 
-template <u32 (*entry)(struct smartt_state *, const struct bench_smartt_in *)>
+using smartt_init_fn = void (*)(struct smartt_state *,
+				const struct smartt_params *, u32, u32);
+
+template <u32 (*entry)(struct smartt_state *, const struct bench_smartt_in *),
+	  smartt_init_fn init = smartt_init>
 Result run_smartt(const Trace &tr)
 {
 	static const char *const names[] = {
@@ -276,7 +280,7 @@ Result run_smartt(const Trace &tr)
 		in.push_back({now_us(a), a.acked, a.lost, (u32)tr.window,
 			      a.rtt_us, a.ece});
 	// smartt_tcp_init(): the handshake's RTT is the first base RTT.
-	smartt_init(&s, &bench_smartt_params, kMss, tr.base_us);
+	init(&s, &bench_smartt_params, kMss, tr.base_us);
 	for (size_t i = 0; i < in.size(); i++)
 		ev[i] = entry(&s, &in[i]);
 
@@ -309,6 +313,7 @@ const Core kCores[] = {
 	{"null", "bench_null_ack", run_null},
 	{"uno", "bench_uno_ack", run_uno<bench_uno_ack>},
 	{"smartt", "bench_smartt_ack", run_smartt<bench_smartt_ack>},
+	{"nscc", "bench_nscc_ack", run_smartt<bench_nscc_ack, nscc_init>},
 	{"uno+tcp", "bench_uno_tcp_ack", run_uno<bench_uno_tcp_ack>},
 	{"smartt+tcp", "bench_smartt_tcp_ack",
 	 run_smartt<bench_smartt_tcp_ack>},

@@ -16,6 +16,7 @@
 
 #include "uno_core.h"
 #include "smartt_core.h"
+#include "nscc_core.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +40,7 @@ extern struct smartt_params bench_smartt_params;
 u32 bench_null_ack(void *state, const void *in);
 u32 bench_uno_ack(struct uno_state *s, const struct uno_ack *a);
 u32 bench_smartt_ack(struct smartt_state *s, const struct bench_smartt_in *a);
+u32 bench_nscc_ack(struct smartt_state *s, const struct bench_smartt_in *a);
 
 /* The same plus what the adapters then hand TCP: window in segments, pacing rate. */
 u32 bench_uno_tcp_ack(struct uno_state *s, const struct uno_ack *a);

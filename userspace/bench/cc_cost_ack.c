@@ -33,26 +33,51 @@ BENCH_ENTRY u32 bench_uno_ack(struct uno_state *s, const struct uno_ack *a)
 	return uno_on_ack(s, &bench_uno_params, a);
 }
 
-/* smartt_tcp_cong_control(): a NACK for the lost bytes first, then the ACK. */
-static inline u32 smartt_cong_control(struct smartt_state *s,
-				      const struct bench_smartt_in *a)
-{
-	const struct smartt_params *p = &bench_smartt_params;
-	u32 ev = 0;
-
-	if (a->lost && p->trimming)
-		ev = (u32)smartt_on_nack(s, p, a->now_us, a->lost,
-					 a->inflight) << 8;
-	if (a->acked)
-		ev |= (u32)smartt_on_ack(s, p, a->now_us, a->acked, a->rtt_us,
-					 a->ece, a->inflight);
-	return ev;
+/*
+ * smartt_tcp_cong_control(): a NACK for the lost bytes first, then the
+ * ACK, with the law the flow runs: SMaRTT's or NSCC's (smartt_tcp_nscc()).
+ */
+#define SMARTT_CONG_CONTROL(law)					\
+static __attribute__((noinline)) u32					\
+law##_nack_ack(struct smartt_state *s, const struct bench_smartt_in *a) \
+{									\
+	const struct smartt_params *p = &bench_smartt_params;		\
+	u32 ev = (u32)law##_on_nack(s, p, a->now_us, a->lost,		\
+				    a->inflight) << 8;			\
+									\
+	if (a->acked)							\
+		ev |= (u32)law##_on_ack(s, p, a->now_us, a->acked,	\
+					a->rtt_us, a->ece, a->inflight); \
+	return ev;							\
+}									\
+									\
+/* ... an ACK that reports no loss, the usual one, without the NACK's frame */ \
+static inline u32 law##_cong_control(struct smartt_state *s,		\
+				     const struct bench_smartt_in *a)	\
+{									\
+	const struct smartt_params *p = &bench_smartt_params;		\
+									\
+	if (a->lost && p->trimming)					\
+		return law##_nack_ack(s, a);				\
+	if (!a->acked)							\
+		return 0;						\
+	return law##_on_ack(s, p, a->now_us, a->acked, a->rtt_us,	\
+			    a->ece, a->inflight);			\
 }
+
+SMARTT_CONG_CONTROL(smartt)
+SMARTT_CONG_CONTROL(nscc)
 
 BENCH_ENTRY u32 bench_smartt_ack(struct smartt_state *s,
 				 const struct bench_smartt_in *a)
 {
 	return smartt_cong_control(s, a);
+}
+
+BENCH_ENTRY u32 bench_nscc_ack(struct smartt_state *s,
+			       const struct bench_smartt_in *a)
+{
+	return nscc_cong_control(s, a);
 }
 
 /* ... plus tcp_uno_apply(): uno_cwnd_segs() and uno_pacing_rate() x pct. */
