@@ -417,13 +417,21 @@ tb_qdisc_counter() {
 	esac
 }
 
-# tb_ss_field NS FIELD: the largest value of a numeric 'ss -ti' field
-# (delivered_ce, bytes_retrans, cwnd, ...) over NS's TCP connections.
+# tb_ss_field NS FIELD...: the largest value of each numeric 'ss -ti' field
+# (delivered_ce, bytes_retrans, cwnd, ...) over NS's TCP connections, on
+# one line and from one reading, so that a ratio of two fields of a running
+# flow compares counts of the same instant.
 tb_ss_field() {
-	tb_exec "$1" ss -Htin state established |
-		awk -v f="$2" '{ for (i = 1; i <= NF; i++) if (index($i, f ":") == 1) {
-			v = substr($i, length(f) + 2) + 0; if (v > m) m = v } }
-			END { print m + 0 }'
+	_ns=$1
+	shift
+	tb_exec "$_ns" ss -Htin state established |
+		awk -v fields="$*" 'BEGIN { n = split(fields, f, " ") }
+			{ for (i = 1; i <= NF; i++) for (j = 1; j <= n; j++)
+				if (index($i, f[j] ":") == 1) {
+					v = substr($i, length(f[j]) + 2) + 0
+					if (v > m[j]) m[j] = v } }
+			END { for (j = 1; j <= n; j++)
+				printf "%.15g%s", m[j], j < n ? " " : "\n" }'
 }
 
 # tb_flow NS CC DURATION_S [CLASS]: start a long iperf3 flow from NS to the
