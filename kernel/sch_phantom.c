@@ -45,13 +45,13 @@
 #include "phantom_core.h"
 #include "uapi/sch_phantom.h"
 
-#define PHANTOM_DEF_LIMIT	1000000	/* bytes, uno.md 4.3 */
-#define PHANTOM_DEF_ECN_MIN	200000	/* 20 % of limit, smartt.md 6.1 */
+#define PHANTOM_DEF_LIMIT	1000000	/* bytes, Uno Sec. 5.1 (htsim: 10^6) */
+#define PHANTOM_DEF_ECN_MIN	200000	/* 20 % of limit, SMaRTT Sec. III-J */
 #define PHANTOM_DEF_ECN_MAX	800000	/* 80 % */
-#define PHANTOM_DEF_PQ_RATE	900000	/* 90 % of rate, uno.md 4.2 */
+#define PHANTOM_DEF_PQ_RATE	900000	/* 90 % of rate, Uno Sec. 4.1.3 */
 #define PHANTOM_DEF_PQ_MIN	20000	/* 2 % of phantom-size */
 #define PHANTOM_DEF_PQ_MAX	600000	/* 60 % */
-#define PHANTOM_DEF_TRIM_DSCP	0x3e	/* smartt.md 6.3 */
+#define PHANTOM_DEF_TRIM_DSCP	0x3e	/* ours: SMaRTT names no DSCP */
 #define PHANTOM_DEF_TRIM_LIMIT	65536	/* bytes */
 #define PHANTOM_DSCP_MAX	63
 

@@ -255,7 +255,10 @@ static void smartt_tcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 					  tcp_sk(sk)->mss_cache);
 		break;
 	default:
-		/* No restart after idle: the window is kept (spec [D] 26). */
+		/*
+		 * No restart after idle: the window is kept (our choice:
+		 * the paper is silent).
+		 */
 		break;
 	}
 }

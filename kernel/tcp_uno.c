@@ -45,10 +45,11 @@ struct uno {
 static struct uno_params uno_params __read_mostly = UNO_PARAMS_INIT;
 
 /*
- * Pacing: the paper paces in the NIC at cwnd / base RTT. In TCP that is
- * internal pacing (an hrtimer per burst) unless fq paces the socket; this
- * scales the rate, and 0 leaves the socket unpaced (the window alone
- * clocks it, as for DCTCP).
+ * Pacing: the paper paces in the sender's NIC (Uno Sec. 6) without naming
+ * a rate; the authors' simulator paces at cwnd / base RTT, as here. In TCP
+ * that is internal pacing (an hrtimer per burst) unless fq paces the
+ * socket; this scales the rate, and 0 leaves the socket unpaced (the
+ * window alone clocks it, as for DCTCP).
  */
 static u32 pacing_pct __read_mostly = 100;
 
@@ -155,7 +156,10 @@ static void tcp_uno_cong_control(struct sock *sk, const struct rate_sample *rs)
 		.sent = (u32)tp->bytes_sent,
 		.mss = tp->mss_cache,
 		.ece = ca->ece,
-		/* spec 3.6: a window we did not fill says nothing about QA */
+		/*
+		 * Our guard, the paper is silent: a window we did not fill
+		 * says nothing about QA.
+		 */
 		.app_limited = rs->is_app_limited || !tcp_is_cwnd_limited(sk),
 	};
 	u32 ev = uno_on_ack(&ca->core, &uno_params, &a);

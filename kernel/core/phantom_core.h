@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Marking law of the phantom qdisc: the ECN ramp of the real queue and the
- * phantom queue of Uno (SC'25; shared/spec/uno.md section 4).
+ * Marking law of the phantom qdisc: the ECN ramp of the real queue (SMaRTT
+ * Sec. III-J) and the phantom queue of Uno (SC'25, Sec. 4.1.3).
  *
  * A phantom queue is a byte counter kept next to the real FIFO of a switch
  * port. Every packet that arrives at the port adds its length, whether it is
- * queued, trimmed or dropped; the counter drains at a rate below the line
- * rate (90 % by default) and saturates at its size. Because it is served
+ * queued, trimmed or dropped (as the authors' simulator htsim counts; the
+ * paper says each enqueued packet); the counter drains at a rate below the
+ * line rate (90 % by default) and saturates at its size. Because it is served
  * more slowly than the link, it fills as soon as the offered load exceeds the
  * drain rate, before any real queue builds up, and so marks early.
  *
- * When a packet leaves the real queue it is CE-marked with probability
+ * When a packet leaves the real queue (marking at dequeue, as SMaRTT
+ * Sec. III-B and htsim do) it is CE-marked with probability
  *
  *	p = max(ramp_ecn(real backlog), ramp_phantom(phantom occupancy))
  *

@@ -4,11 +4,10 @@
  * Rapidly-adapting Trimmed & Timed Transport", the basis of Ultra Ethernet's
  * NSCC), as one per-flow state struct and pure functions.
  *
- * The same header is compiled into the tcp_smartt module, into BPF programs
- * and into the user-space unit tests, so it uses no kernel API beyond fixed
- * width types and 64-bit division, no floating point, and guards every
- * divisor (see smartt_div()). BPF builds need -ffreestanding, for the
- * compiler's own <stdint.h>.
+ * The same header is compiled into the tcp_smartt module and into the
+ * user-space unit tests, so it uses no kernel API beyond fixed width types
+ * and 64-bit division, no floating point, and guards every divisor (see
+ * smartt_div()).
  *
  * Units and fixed point:
  *  - windows and byte counters are u32 bytes, saturating at
@@ -19,7 +18,8 @@
  *    correct across a wrap;
  *  - RTT samples are s32 microseconds, < 0 meaning "no sample", 0 read as
  *    the clock's resolution (1 us), and capped at SMARTT_RTT_MAX;
- *  - fractional parameters are Q10 (1024 == 1.0), as the spec suggests.
+ *  - fractional parameters are Q10 (1024 == 1.0), our choice: the paper
+ *    computes in real numbers.
  *
  * The same state and helpers also carry Ultra Ethernet's NSCC, the law
  * SMaRTT became (p->mode == SMARTT_MODE_NSCC): its functions are in
@@ -58,9 +58,9 @@
 #define SMARTT_MIN_CWND_BYTES_MAX	(1U << 20)
 
 /*
- * Global constants of the law (spec section 3), shared by all flows.
- * "xbrtt" values are Q10 multiples of the flow's base RTT, "xbdp" Q10
- * multiples of its bandwidth-delay product.
+ * Global constants of the law (SMaRTT Sec. III-E to III-J), shared by all
+ * flows. "xbrtt" values are Q10 multiples of the flow's base RTT, "xbdp"
+ * Q10 multiples of its bandwidth-delay product.
  */
 struct smartt_params {
 	u32 link_rate_mbps;		/* Mbit/s: bdp = link_rate_mbps x brtt */
@@ -96,10 +96,13 @@ struct smartt_params {
 };
 
 /*
- * Spec defaults. link_rate_mbps is the spec's default emulation profile (A,
- * 1 Gbit/s); pacing_gain is ours: the paper does not pace, and a gain of
- * 1.25 over the base RTT spreads a window over 0.8 brtt, faster than the
- * window itself can drain, so the pacer smooths bursts without binding.
+ * Defaults: the paper's values where it gives them. Where it is silent,
+ * bdp_ref and the no-trim QuickAdapt trigger are those of the authors'
+ * simulator (htsim); fi, fast_inc_tol, init_cwnd and the avg_rtt gain are
+ * ours. link_rate_mbps is our default emulation link (1 Gbit/s);
+ * pacing_gain is ours: the paper does not pace, and a gain of 1.25 over
+ * the base RTT spreads a window over 0.8 brtt, faster than the window
+ * itself can drain, so the pacer smooths bursts without binding.
  */
 #define SMARTT_PARAMS_DEFAULT {			\
 	.link_rate_mbps = 1000,			\
@@ -222,30 +225,12 @@ static inline u64 smartt_div(u64 a, u64 b)
 	return core_div_u64(a, smartt_max64(b, 1));
 }
 
-/*
- * a x b, saturating at 2^64 - 1. BPF has no 128-bit multiply, which is
- * what compilers make of both __builtin_mul_overflow() and the
- * a > U64_MAX / b idiom, so there the product is built from 32-bit halves:
- * with a = ah 2^32 + al and b = bh 2^32 + bl, it overflows if ah and bh
- * are both non-zero, else it is (ah bl + al bh) 2^32 + al bl.
- */
+/* a x b, saturating at 2^64 - 1. */
 static inline u64 smartt_mul_sat(u64 a, u64 b)
 {
 	u64 r;
-#ifdef __bpf__
-	u64 ah = a >> 32, bh = b >> 32, al = a & 0xffffffff;
-	u64 bl = b & 0xffffffff, mid;
 
-	if (ah && bh)
-		return SMARTT_U64_MAX;
-	mid = ah * bl + bh * al;
-	if (mid >> 32)
-		return SMARTT_U64_MAX;
-	r = al * bl + (mid << 32);
-	return r < (mid << 32) ? SMARTT_U64_MAX : r;
-#else
 	return __builtin_mul_overflow(a, b, &r) ? SMARTT_U64_MAX : r;
-#endif
 }
 
 /* brtt < 2^24 and trtt_factor <= 16 (module range): fits in 32 bits. */
@@ -277,7 +262,11 @@ static inline u32 smartt_minwnd(const struct smartt_state *s,
 				 SMARTT_CWND_LIMIT);
 }
 
-/* Spec 5.2: cwnd = max(min(cwnd, maxwnd), floor); the floor wins. */
+/*
+ * SMaRTT Algorithm 4, line 23, with the ceiling of Sec. III-J (1.5 BDP;
+ * the listing has 1 BDP): cwnd = max(min(cwnd, maxwnd), floor); the floor
+ * wins.
+ */
 static inline void smartt_clamp_to(struct smartt_state *s,
 				   const struct smartt_params *p, u32 hi)
 {
@@ -296,8 +285,9 @@ static inline void smartt_clamp(struct smartt_state *s,
 }
 
 /*
- * FastIncrease's "RTT ~ base RTT" (spec 5.8): at most brtt + tolerance,
- * max(fast_inc_tol x brtt, fast_inc_tol_us). RTT samples are capped at
+ * FastIncrease's "RTT ~ base RTT" (SMaRTT Algorithm 3, line 2): at most
+ * brtt + tolerance, max(fast_inc_tol x brtt, fast_inc_tol_us); the paper
+ * gives no tolerance, so this one is ours. RTT samples are capped at
  * SMARTT_RTT_MAX, so capping the sum at 2^32 - 1 changes no comparison.
  */
 static inline u32 smartt_fi_rtt(const struct smartt_state *s,
@@ -333,7 +323,8 @@ static inline u32 smartt_avg_rtt_us(const struct smartt_state *s)
 
 /*
  * avg_rtt gain = clamp(rtt_gain_pkts / bdp_pkts, min, max): about a quarter
- * of a window's worth of ACKs per time constant at any BDP (spec [D]).
+ * of a window's worth of ACKs per time constant at any BDP (our choice: the
+ * paper only calls avg_rtt a per-packet EWMA, SMaRTT Sec. III-I2).
  */
 static inline void smartt_update_gain(struct smartt_state *s,
 				      const struct smartt_params *p)
@@ -347,15 +338,18 @@ static inline void smartt_update_gain(struct smartt_state *s,
 }
 
 /*
- * Recompute what follows from the base RTT (spec 5.11).
+ * Recompute what follows from the base RTT, configured or learned (SMaRTT
+ * Sec. III, "Overview").
  *
  * bdp = link_rate_mbps x brtt: Mbit/s x us = bit, so bytes are >> 3. It is
  * capped at SMARTT_CWND_LIMIT, beyond which no window can follow it.
  *
- * The increase constants are scaled by the path BDP in packets relative to
- * the reference BDP in packets (spec 3, "Scaling", normalised per packet):
- * scale = (bdp / mtu) / (bdp_ref / bdp_ref_mtu). Eqs. 2 and 3 only ever use
- * mtu x scale, in which the MTU cancels:
+ * The increase constants are scaled by the path BDP (SMaRTT Sec. III-J,
+ * "Scaling"), here in packets relative to the reference BDP in packets:
+ * scale = (bdp / mtu) / (bdp_ref / bdp_ref_mtu). The paper names no
+ * reference BDP; bdp_ref is the authors' simulator's (htsim), and counting
+ * both in packets, so that another MTU keeps the ratio, is our choice.
+ * Eqs. 2 and 3 only ever use mtu x scale, in which the MTU cancels:
  *
  *	inc_unit = mtu x scale = bdp x bdp_ref_mtu / bdp_ref
  *
@@ -377,7 +371,10 @@ static inline void smartt_set_brtt(struct smartt_state *s,
 	smartt_update_gain(s, p);
 }
 
-/* Spec 5.1, on_flow_start(): the flow gets its base RTT and first window. */
+/*
+ * Flow start: the flow gets its base RTT and first window, init_cwnd x BDP
+ * (1 BDP: our choice, the paper gives no initial window).
+ */
 static CORE_SLOWPATH void smartt_start(struct smartt_state *s,
 				       const struct smartt_params *p, u32 brtt)
 {
@@ -403,7 +400,8 @@ static inline u32 smartt_learned_brtt(const struct smartt_params *p, u32 rtt)
 /*
  * @rtt_hint is the caller's best base-RTT estimate (in TCP the handshake's
  * RTT), 0 if it has none; a configured p->base_rtt_us takes precedence. With
- * neither, the first RTT sample starts the flow (spec 5.1): 0.
+ * neither, 0: the first RTT sample starts the flow, and the base RTT is
+ * learned (SMaRTT Sec. III, "Overview").
  */
 static inline u32 smartt_first_brtt(const struct smartt_params *p,
 				    u32 rtt_hint)
@@ -457,8 +455,8 @@ static inline void smartt_set_mtu(struct smartt_state *s,
 }
 
 /*
- * avg += (rtt - avg) x gain, spec 5.3. Both directions truncate towards
- * zero so that the average has no bias.
+ * avg += (rtt - avg) x gain, the per-packet EWMA of SMaRTT Sec. III-I2.
+ * Both directions truncate towards zero so that the average has no bias.
  */
 static inline void smartt_update_avg_rtt(struct smartt_state *s, u32 rtt)
 {
@@ -474,8 +472,9 @@ static inline void smartt_update_avg_rtt(struct smartt_state *s, u32 rtt)
 
 /*
  * Add an increase given in Q10 bytes. The sub-byte part is carried to the
- * next increase (spec 5.12, inc_remainder): at scale 1 a 1448-byte MSS in
- * a 120 KB window gains 17.5 bytes per ACK; truncating would lose 3 %.
+ * next increase (our fixed point; the paper computes in real numbers): at
+ * scale 1 a 1448-byte MSS in a 120 KB window gains 17.5 bytes per ACK;
+ * truncating would lose 3 %.
  */
 static inline void smartt_grow(struct smartt_state *s, u64 inc)
 {
@@ -488,9 +487,9 @@ static inline void smartt_grow(struct smartt_state *s, u64 inc)
 }
 
 /*
- * Post-QuickAdapt ignore phase (spec 5.6): an ACK or NACK of @size bytes is
- * ignored while the bytes seen since the adaptation, this one included,
- * are fewer than were in flight then.
+ * Post-QuickAdapt ignore phase (SMaRTT Sec. III-E; Algorithm 4, lines 3-7):
+ * an ACK or NACK of @size bytes is ignored while the bytes seen since the
+ * adaptation, this one included, are fewer than were in flight then.
  */
 static inline bool smartt_ignore(struct smartt_state *s, u32 size)
 {
@@ -503,7 +502,7 @@ static inline bool smartt_ignore(struct smartt_state *s, u32 size)
 }
 
 /*
- * QuickAdapt, spec 5.6 / paper Algorithm 2. @acked counts the bytes
+ * QuickAdapt, SMaRTT Sec. III-E / Algorithm 2. @acked counts the bytes
  * delivered in the last trtt, i.e. the rate this flow achieves at its
  * bottleneck times trtt: a window that holds the bottleneck queue at about
  * half full. When armed (by a trim NACK, or by smartt_notrim_check()) the
@@ -511,7 +510,8 @@ static inline bool smartt_ignore(struct smartt_state *s, u32 size)
  * once per trtt, and the bytes then in flight, sent under the old window,
  * are ignored.
  *
- * QuickAdapt never raises the window (spec [D] 9).
+ * QuickAdapt never raises the window (our choice: Algorithm 2, line 7,
+ * would when more than cwnd was acked).
  */
 static inline bool smartt_qa_due(const struct smartt_state *s, u32 now,
 				 u32 trtt)
@@ -552,9 +552,11 @@ static inline bool smartt_quick_adapt(struct smartt_state *s,
 }
 
 /*
- * Spec 5.7: without trimming, arm QuickAdapt when the RTT is far above
- * target (brtt + 4 (trtt - brtt) = 3 brtt) while little was delivered in
- * the current window (less than 1/8 of the largest window).
+ * SMaRTT Sec. III-E, "QuickAdapt without trimming": without trimming, arm
+ * QuickAdapt when the RTT is far above target (brtt + 4 (trtt - brtt) =
+ * 3 brtt) while little was delivered in the current window (less than 1/8
+ * of the largest window). The paper only says "RTT high, acked low"; both
+ * thresholds are the authors' simulator's (htsim).
  */
 static inline void smartt_notrim_check(struct smartt_state *s,
 				       const struct smartt_params *p, u32 rtt)
@@ -572,7 +574,7 @@ static inline void smartt_notrim_check(struct smartt_state *s,
 }
 
 /*
- * FastIncrease, spec 5.8 / paper Algorithm 3: once more than a window of
+ * FastIncrease, SMaRTT Sec. III-F / Algorithm 3: once more than a window of
  * consecutive bytes came back unmarked at about the base RTT, the path is
  * idle; grow by k bytes per acked byte (k = 2: 2 MTU per ACK of one MTU)
  * until the first marked or delayed ACK. An ACK without an RTT sample
@@ -630,7 +632,7 @@ static inline void smartt_md_cut(struct smartt_state *s,
 /*
  * Multiplicative decrease, paper Eq. 1, at most once per md_interval, on
  * the average RTT against trtt (@t, us Q8). avg_rtt <= trtt would make the
- * factor exceed 1: skip (spec [D] 10).
+ * factor exceed 1: skip (our guard, the paper has none; htsim skips too).
  */
 static inline bool smartt_md_due(const struct smartt_state *s,
 				 const struct smartt_params *p, u32 now, u64 t)
@@ -642,8 +644,10 @@ static inline bool smartt_md_due(const struct smartt_state *s,
 }
 
 /*
- * Optional fair decrease for the marked-but-fast cell (spec 5.10, off by
- * default): cwnd -= fd x size x cwnd / bdp, a DCTCP-like slice per mark.
+ * Optional fair decrease for the marked-but-fast cell (the variant of
+ * SMaRTT Fig. 11, Sec. III-I1; off by default): cwnd -= fd x size x cwnd /
+ * bdp, a DCTCP-like slice per mark, as in early NSCC code of the authors'
+ * simulator (htsim).
  */
 static inline void smartt_fair_decrease(struct smartt_state *s,
 					const struct smartt_params *p,
@@ -656,11 +660,12 @@ static inline void smartt_fair_decrease(struct smartt_state *s,
 }
 
 /*
- * The clamps of spec 5.2 after an ACK (@act is what it did), with the
- * ceiling from the flow's cache. Between events the window lies within
- * its bounds: whatever moves a bound (the base RTT, the parameters, the
- * MTU) ends in both clamps, and an ACK that moved the window only one way
- * ends in the clamp of that way; one that left it alone, in none.
+ * The clamps of SMaRTT Algorithm 4, line 23, after an ACK (@act is what it
+ * did), with the ceiling from the flow's cache. Between events the window
+ * lies within its bounds (our choice: the listing skips the clamp on its
+ * early returns): whatever moves a bound (the base RTT, the parameters,
+ * the MTU) ends in both clamps, and an ACK that moved the window only one
+ * way ends in the clamp of that way; one that left it alone, in none.
  */
 static CORE_FASTPATH enum smartt_action
 smartt_ack_done(struct smartt_state *s, const struct smartt_params *p,
@@ -702,8 +707,9 @@ smartt_ack_md(struct smartt_state *s, const struct smartt_params *p,
 }
 
 /*
- * The ECN x delay matrix, spec 5.4 / paper Algorithm 1, for an ACK with an
- * RTT sample. rtt == trtt counts as below target (spec [D] 13).
+ * The ECN x delay matrix, SMaRTT Sec. III-I / Algorithm 1, for an ACK with
+ * an RTT sample. rtt == trtt counts as below target (our choice: Algorithm
+ * 1 tests only > and <).
  *
  * Fair increase, Eq. 2:	size / cwnd x mtu x fi x scale
  * Proportional increase, Eq. 3:
@@ -711,9 +717,10 @@ smartt_ack_md(struct smartt_state *s, const struct smartt_params *p,
  *
  * With unit = size x inc_unit (= size x mtu x scale, Q4) both come out in
  * Q10 bytes from one division each. Both use the window before this ACK
- * (spec [D] 12). Over a window's worth of ACKs the fair increase adds
- * fi x scale MTUs whatever the window, which favours small windows, and the
- * proportional one at most pi x scale x (trtt - brtt) / brtt = 1 x scale.
+ * (our choice: the paper only says PI is "followed by" FI, Sec. III-I4).
+ * Over a window's worth of ACKs the fair increase adds fi x scale MTUs
+ * whatever the window, which favours small windows, and the proportional
+ * one at most pi x scale x (trtt - brtt) / brtt = 1 x scale.
  */
 static CORE_FASTPATH enum smartt_action
 smartt_ack_matrix(struct smartt_state *s, const struct smartt_params *p,
@@ -764,7 +771,11 @@ static inline u32 smartt_rtt_sample(s32 rtt_us)
 	return (u32)rtt_us < SMARTT_RTT_MAX ? (u32)rtt_us : SMARTT_RTT_MAX;
 }
 
-/* The ACK's bytes, and its RTT sample if it has one (spec 5.2, 5.3). */
+/*
+ * The ACK's bytes (SMaRTT Algorithm 4, line 2, but for ACKs only: our
+ * choice, a NACKed packet was not delivered), and its RTT sample if it has
+ * one (the EWMA of Sec. III-I2).
+ */
 static inline void smartt_ack_count(struct smartt_state *s, u32 size, u32 rtt)
 {
 	s->acked = smartt_add_sat(s->acked, size);
@@ -800,7 +811,7 @@ smartt_ack_qa(struct smartt_state *s, const struct smartt_params *p,
 
 /*
  * The rest of an ACK, once counted: the ignore phase, QuickAdapt,
- * FastIncrease and the matrix (spec 5.2).
+ * FastIncrease and the matrix (SMaRTT Algorithm 4).
  */
 static CORE_FASTPATH enum smartt_action
 smartt_ack_act(struct smartt_state *s, const struct smartt_params *p,
@@ -821,9 +832,10 @@ smartt_ack_act(struct smartt_state *s, const struct smartt_params *p,
 /*
  * An ACK in full, for smartt_on_ack() below (same arguments, but @size
  * capped and @rtt the sample it took): the first ACK of a flow without a
- * base RTT, if it carries a sample, starts it (spec 5.1); a sample under
- * the learned base RTT lowers it (spec 5.11); and the flow's cache is
- * derived again, for these or for changed parameters.
+ * base RTT, if it carries a sample, starts it; a sample under the learned
+ * base RTT lowers it (a running minimum, like Swift's: SMaRTT Sec. III,
+ * "Overview"); and the flow's cache is derived again, for these or for
+ * changed parameters.
  */
 static CORE_SLOWPATH enum smartt_action
 smartt_on_ack_slow(struct smartt_state *s, const struct smartt_params *p,
@@ -843,9 +855,9 @@ smartt_on_ack_slow(struct smartt_state *s, const struct smartt_params *p,
 }
 
 /*
- * One ACK (spec 5.2): @size bytes newly delivered, @rtt_us its RTT sample
- * (< 0: none), @ecn the echoed CE mark, @inflight the bytes still in
- * flight after it, @now in us.
+ * One ACK (SMaRTT Algorithm 4): @size bytes newly delivered, @rtt_us its
+ * RTT sample (< 0: none), @ecn the echoed CE mark, @inflight the bytes
+ * still in flight after it, @now in us.
  *
  * What a running flow does on every ACK is here; an ACK that starts the
  * flow, lowers its base RTT or finds the parameters changed goes to
@@ -892,10 +904,12 @@ static inline enum smartt_action smartt_loss(struct smartt_state *s,
 }
 
 /*
- * A trimmed packet's NACK, or a loss reported as one (spec 5.9): the lost
- * bytes leave the window and QuickAdapt is armed, applying at once if the
- * measurement window is over. Inside the ignore phase it only counts
- * (spec [D] 8).
+ * A trimmed packet's NACK, or a loss reported as one (SMaRTT Sec. III-D;
+ * Algorithm 4, lines 15-21): the lost bytes leave the window and
+ * QuickAdapt is armed, applying at once if the measurement window is over.
+ * Inside the ignore phase it only counts (our choice, as htsim does: the
+ * listing would take the bytes and arm even there, against the intent of
+ * Sec. III-E).
  */
 static CORE_SLOWPATH enum smartt_action
 smartt_on_nack(struct smartt_state *s, const struct smartt_params *p,
@@ -917,8 +931,10 @@ smartt_on_nack(struct smartt_state *s, const struct smartt_params *p,
 
 /*
  * A retransmission timeout for @size bytes: the same accounting as a NACK
- * but it does not arm QuickAdapt, a timeout comes too late to measure the
- * congestion that caused it (spec 5.9, [D] 16).
+ * (as htsim does; Algorithm 4 has no timeout) but it does not arm
+ * QuickAdapt, a timeout comes too late to measure the congestion that
+ * caused it (our reading of SMaRTT Sec. III-E, "QuickAdapt without
+ * trimming").
  */
 static inline enum smartt_action
 smartt_on_timeout(struct smartt_state *s, const struct smartt_params *p,

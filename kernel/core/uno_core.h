@@ -98,7 +98,8 @@
  * kernel). Read on every call, so a change applies to running flows at
  * their next ACK: what a flow caches from it (uno_state.cap) it
  * recomputes when gen, which every write bumps, has moved. Every constant
- * of spec section 3.2 is here.
+ * of UnoCC is here: those of Uno Sec. 4.1 and Table 2 and, where the paper
+ * is silent, the authors' simulator's (htsim) or ours.
  */
 struct uno_params {
 	u32 link_rate_mbps;		/* C, Mbit/s: BDP_f = C x base_rtt_f */
@@ -229,8 +230,8 @@ static inline u64 uno_bdp(const struct uno_params *p, u32 rtt_us)
 }
 
 /*
- * Flow class from the base RTT (the spec's fallback rule; lists of
- * remote-DC prefixes are not implemented here).
+ * Flow class from the base RTT (our rule: the paper's simulator takes it
+ * from its topology; lists of remote-DC prefixes are not implemented here).
  */
 static inline bool uno_is_inter(const struct uno_params *p, u32 base_rtt_us)
 {
@@ -397,9 +398,10 @@ static inline u32 uno_cwnd_segs(const struct uno_state *s,
 }
 
 /*
- * Pacing rate in bytes per second: one window per base RTT (the artifact
- * paces at cwnd / base_rtt; the paper at line rate from the NIC). 0 while
- * there is no RTT estimate. cwnd < 2^40, so cwnd x 10^6 < 2^60.
+ * Pacing rate in bytes per second: one window per base RTT, as the
+ * authors' simulator paces (the paper only says the NIC paces, Uno
+ * Sec. 6). 0 while there is no RTT estimate. cwnd < 2^40, so
+ * cwnd x 10^6 < 2^60.
  */
 static inline u64 uno_pacing_rate(const struct uno_state *s)
 {
@@ -499,12 +501,13 @@ static CORE_SLOWPATH u32 uno_epoch_end(struct uno_state *s, const struct uno_par
 	s->prev_ecn_ewma = s->ecn_ewma;
 
 	/*
-	 * The paper advances T_epoch by one period. If that is not past the
-	 * closing packet's send time (ACKs lagging, or after idle), the next
-	 * ACK would end a near-empty epoch, so restart the grid from the
-	 * closing packet instead. (The spec's max(end + period, tx + period)
-	 * always equals tx + period, because an epoch only ends once
-	 * tx >= end; this keeps the paper's grid and the spec's idle guard.)
+	 * The paper advances T_epoch by one period (Uno Sec. 4.1.1). If that
+	 * is not past the closing packet's send time (ACKs lagging, or after
+	 * idle), the next ACK would end a near-empty epoch, so restart the
+	 * grid from the closing packet instead: our guard, the paper is
+	 * silent. (A plain max(end + period, tx + period) would always equal
+	 * tx + period, because an epoch only ends once tx >= end; this keeps
+	 * the paper's grid and the idle guard.)
 	 */
 	period = uno_epoch_period(p, s->base_rtt_us, rtt_us);
 	next = s->ep_end_ts + period;
@@ -538,7 +541,7 @@ static CORE_SLOWPATH void uno_qa_open(struct uno_state *s,
  * and QA for about one RTT: epochs re-arm after one new window has been
  * sent, and QA re-opens on the ACK of the first packet sent after the cut.
  * An application-limited window proves nothing about the network and
- * never cuts (spec 3.6).
+ * never cuts (our guard: the paper is silent).
  *
  * TCP port: at least qa_mark_pct of the window's bytes must also have
  * been ECN-echoed. A host that stalls for a few ms (a busy receiver,
@@ -584,11 +587,12 @@ static CORE_SLOWPATH u32 uno_qa_end(struct uno_state *s, const struct uno_params
 }
 
 /*
- * Flow start (spec on_flow_start): no slow start, the window is one BDP
- * (line rate, paced); epochs arm once that window has been sent, QA opens
- * on the ACK of the first packet sent from now on. base_rtt_us == 0 sets
- * up a flow without an RTT estimate: its window stays at the floor until
- * the first ACK that brings one starts it for real.
+ * Flow start: no slow start, the window is one BDP (line rate, paced, as
+ * the authors' simulator htsim starts; the paper gives no initial window);
+ * epochs arm once that window has been sent, QA opens on the ACK of the
+ * first packet sent from now on. base_rtt_us == 0 sets up a flow without
+ * an RTT estimate: its window stays at the floor until the first ACK that
+ * brings one starts it for real.
  */
 static inline void uno_start(struct uno_state *s, const struct uno_params *p,
 			     u32 base_rtt_us, u32 mss, u32 now_us, u32 sent)
@@ -665,7 +669,7 @@ static inline bool uno_update_base(struct uno_state *s,
 	return true;
 }
 
-/* Epoch and QA byte accounting (spec 3.4 on_ack, step 1). */
+/* Epoch and QA byte accounting (Uno Sec. 4.1.1 and 4.1.2). */
 static inline void uno_count(struct uno_state *s, const struct uno_ack *a)
 {
 	u64 acked = a->acked, marked = a->ece ? acked : 0;
@@ -697,7 +701,7 @@ static inline bool uno_ep_ends(const struct uno_state *s,
 }
 
 /*
- * One ACK in full (spec 3.4 on_ack): (1) epoch and QA byte accounting,
+ * One ACK in full (Uno Algorithm 1): (1) epoch and QA byte accounting,
  * (2) the QA state machine, (3) AI unless ECN-echoed, (4) epoch end, when
  * the ACK is for a packet sent at or after ep_end_ts. Decisions that need
  * the send time of the acked packet (now - rtt) are skipped when the ACK
@@ -784,7 +788,7 @@ static CORE_FASTPATH bool uno_ack_is_steady(const struct uno_state *s,
 }
 
 /*
- * One ACK (spec 3.4 on_ack); returns UNO_EV_* bits. Most ACKs of a running
+ * One ACK (Uno Algorithm 1); returns UNO_EV_* bits. Most ACKs of a running
  * flow only count their bytes and increase the window: that is done here,
  * with no call and no callee-saved register (Documentation/benchmarks.rst),
  * and every other ACK goes to uno_on_ack_slow(), which does the same and
