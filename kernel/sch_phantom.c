@@ -66,9 +66,7 @@ struct phantom_cfg {
 struct phantom_sched_data {
 	struct phantom_cfg cfg;
 	struct psched_ratecfg rate;
-	s64 burst_ns;		/* bucket depth: link time of burst bytes, ns */
-	s64 tokens;		/* link time in the bucket at t_c, ns */
-	u64 t_c;		/* time of the last departure, ns */
+	struct phantom_bucket bucket;	/* depth: link time of burst bytes */
 	struct phantom_state st;
 
 	struct qdisc_skb_head data;	/* the real queue */
@@ -345,35 +343,26 @@ static struct sk_buff *phantom_head(struct phantom_sched_data *q)
 	return q->hdrs.head ? q->hdrs.head : q->data.head;
 }
 
-/*
- * A token bucket of link time, like tbf: a packet of len bytes leaves once
- * the bucket holds len / rate, so at most burst bytes leave back to back
- * after an idle period or a late wakeup. A packet longer than the burst
- * (the MTU grew after the burst was set) leaves when the bucket is full.
- */
+/* The shaper (phantom_bucket) sends the head packet when it may. */
 static struct sk_buff *phantom_dequeue(struct Qdisc *sch)
 {
 	struct phantom_sched_data *q = qdisc_priv(sch);
 	struct sk_buff *skb;
-	s64 toks, len_ns, need;
-	u64 now;
+	u64 now, wait;
 
 	skb = phantom_head(q);
 	if (!skb)
 		return NULL;
 
 	now = ktime_get_ns();
-	len_ns = psched_l2t_ns(&q->rate, qdisc_pkt_len(skb));
-	need = min(len_ns, q->burst_ns);
-	toks = min_t(s64, now - q->t_c, q->burst_ns) + q->tokens;
-	toks = min(toks, q->burst_ns);
-	if (toks < need) {
-		qdisc_watchdog_schedule_ns(&q->watchdog, now + (need - toks));
+	wait = phantom_bucket_send(&q->bucket, now,
+				   psched_l2t_ns(&q->rate, qdisc_pkt_len(skb)),
+				   sch->q.qlen > 1);
+	if (wait) {
+		qdisc_watchdog_schedule_ns(&q->watchdog, now + wait);
 		qdisc_qstats_overlimit(sch);
 		return NULL;
 	}
-	q->tokens = toks - len_ns;
-	q->t_c = now;
 
 	if (skb == q->hdrs.head) {
 		__qdisc_dequeue_head(&q->hdrs);
@@ -400,8 +389,7 @@ static void phantom_reset(struct Qdisc *sch)
 	q->hdrs_backlog = 0;
 	sch->q.qlen = 0;
 	sch->qstats.backlog = 0;
-	q->tokens = q->burst_ns;
-	q->t_c = ktime_get_ns();
+	phantom_bucket_reset(&q->bucket, ktime_get_ns());
 	phantom_pq_flush(&q->st.pq, ktime_get_ns());
 	qdisc_watchdog_cancel(&q->watchdog);
 }
@@ -573,14 +561,7 @@ static int __phantom_change(struct Qdisc *sch, struct nlattr *opt, bool create,
 	sch_tree_lock(sch);
 	q->cfg = cfg;
 	q->rate = rate;
-	q->burst_ns = burst_ns;
-	/* A new qdisc starts with a full bucket; a change keeps what fits. */
-	if (create) {
-		q->tokens = burst_ns;
-		q->t_c = ktime_get_ns();
-	} else {
-		q->tokens = min(q->tokens, burst_ns);
-	}
+	phantom_bucket_set(&q->bucket, burst_ns, ktime_get_ns(), create);
 	phantom_configure(&q->st, &cfg.core, ktime_get_ns());
 	sch_tree_unlock(sch);
 	return 0;
@@ -668,6 +649,8 @@ static int phantom_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		.trimmed = q->trimmed,
 		.trim_drops = q->trim_drops,
 		.tail_drops = q->tail_drops,
+		.stall_ns = q->bucket.stall_ns,
+		.idle_ns = q->bucket.idle_ns,
 		.max_backlog = q->max_backlog,
 		.phantom_backlog = phantom_pq_level(&q->st.pq, ktime_get_ns()),
 		.phantom_max_backlog = q->st.pq.peak,

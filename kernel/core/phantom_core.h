@@ -197,6 +197,79 @@ static inline void phantom_pq_flush(struct phantom_pq *pq, u64 now)
 	pq->t_last = now;
 }
 
+/*
+ * The port's shaper: a token bucket of link time, like tbf's. A packet that
+ * needs len_ns of link time leaves once the bucket holds that much, or is
+ * full for a packet longer than the bucket (the MTU grew after the burst
+ * was set), so at most depth ns of link time leave back to back after an
+ * idle period or a late wakeup.
+ *
+ * What overflows the bucket is link time left unused. While packets wait it
+ * is lost for good, because the shaper ran later than its depth covers (a
+ * watchdog that fired late, a CPU the host stalled): stall_ns adds it up.
+ * With nothing queued the port was idle beyond one burst: idle_ns. A rate
+ * that falls short with neither growing is the shaper's fault; with one,
+ * the host's or the sender's.
+ */
+struct phantom_bucket {
+	s64 depth;		/* burst, ns of link time */
+	s64 tokens;		/* link time in the bucket at t_c, ns */
+	u64 t_c;		/* time of the last departure, ns */
+	u64 stall_ns;		/* link time lost while packets waited */
+	u64 idle_ns;		/* link time unused with nothing queued */
+	bool backlogged;	/* packets have waited since t_c */
+};
+
+/*
+ * Set the depth at @now: a new bucket (@fill) starts full, a resized one
+ * keeps what fits. The next overflow counts as idle: what the old depth
+ * let build up is no stall.
+ */
+static inline void phantom_bucket_set(struct phantom_bucket *b, s64 depth,
+				      u64 now, bool fill)
+{
+	b->depth = depth;
+	if (fill) {
+		b->tokens = depth;
+		b->t_c = now;
+	} else if (b->tokens > depth) {
+		b->tokens = depth;
+	}
+	b->backlogged = false;
+}
+
+/* Fill the bucket at @now (the port was reset). */
+static inline void phantom_bucket_reset(struct phantom_bucket *b, u64 now)
+{
+	phantom_bucket_set(b, b->depth, now, true);
+}
+
+/*
+ * The head packet, @len_ns of link time, may leave at @now: returns 0 and
+ * charges the bucket if it may (@more: packets stay queued behind it), else
+ * the ns the bucket needs to fill up to it.
+ */
+static inline u64 phantom_bucket_send(struct phantom_bucket *b, u64 now,
+				      s64 len_ns, bool more)
+{
+	s64 need = len_ns < b->depth ? len_ns : b->depth;
+	s64 toks = (s64)(now - b->t_c) + b->tokens;
+
+	if (toks > b->depth) {
+		if (b->backlogged)
+			b->stall_ns += toks - b->depth;
+		else
+			b->idle_ns += toks - b->depth;
+		toks = b->depth;
+	}
+	if (toks < need)
+		return need - toks;
+	b->tokens = toks - len_ns;
+	b->t_c = now;
+	b->backlogged = more;
+	return 0;
+}
+
 /* Settings of one port, as configured. */
 struct phantom_params {
 	u64 rate;	/* line rate, bytes per second */

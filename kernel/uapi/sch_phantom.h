@@ -52,6 +52,8 @@ struct tc_phantom_xstats {
 	__u32	phantom_backlog;	/* phantom occupancy now, bytes */
 	__u32	phantom_max_backlog;	/* highest phantom occupancy, bytes */
 	__u32	trim_backlog;	/* bytes in the trimmed-header band now */
+	__u64	stall_ns;	/* link time lost while packets waited, ns */
+	__u64	idle_ns;	/* link time unused with nothing queued, ns */
 };
 
 #endif /* _UAPI_SCH_PHANTOM_H */

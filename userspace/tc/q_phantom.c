@@ -302,6 +302,8 @@ static int phantom_print_xstats(struct qdisc_util *qu, FILE *f,
 		     st.trim_drops);
 	print_lluint(PRINT_ANY, "tail_drops", " tail-drops %llu",
 		     st.tail_drops);
+	print_lluint(PRINT_ANY, "stall_ns", " stall-ns %llu", st.stall_ns);
+	print_lluint(PRINT_ANY, "idle_ns", " idle-ns %llu", st.idle_ns);
 	print_nl();
 	print_size(PRINT_ANY, "max_backlog", "  max-backlog %s",
 		   st.max_backlog);

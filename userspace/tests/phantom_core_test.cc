@@ -543,4 +543,88 @@ TEST(phantom_pq, FlushEmpties)
 	EXPECT_EQ(pq.peak, 700u);
 }
 
+// The shaper's bucket: 1000 ns deep, packets of 400 ns of link time.
+TEST(phantom_bucket, SendsWhatTheBucketHoldsThenWaits)
+{
+	phantom_bucket b{};
+
+	phantom_bucket_set(&b, 1000, 5000, true);
+	EXPECT_EQ(phantom_bucket_send(&b, 5000, 400, true), 0u);	// 1000 - 400
+	EXPECT_EQ(phantom_bucket_send(&b, 5000, 400, true), 0u);	// 600 - 400
+	EXPECT_EQ(b.tokens, 200);
+	EXPECT_EQ(phantom_bucket_send(&b, 5000, 400, true), 200u);	// 400 - 200
+	EXPECT_EQ(phantom_bucket_send(&b, 5150, 400, true), 50u);	// 400 - 350
+	EXPECT_EQ(phantom_bucket_send(&b, 5200, 400, false), 0u);
+	EXPECT_EQ(b.tokens, 0);
+	EXPECT_EQ(b.t_c, 5200u);
+	EXPECT_EQ(b.stall_ns, 0u);
+}
+
+// Overflow while a packet waits is lost link time; while idle, it is not.
+TEST(phantom_bucket, CountsOverflowOnlyWhileBacklogged)
+{
+	phantom_bucket b{};
+
+	phantom_bucket_set(&b, 1000, 0, true);
+	EXPECT_EQ(phantom_bucket_send(&b, 0, 400, true), 0u);	// tokens 600
+	// The next packet waited from 0 on; the bucket was full at 400 and
+	// overflowed for 2600 ns: 3000 + 600 - 1000.
+	EXPECT_EQ(phantom_bucket_send(&b, 3000, 400, false), 0u);
+	EXPECT_EQ(b.stall_ns, 2600u);
+	EXPECT_EQ(b.tokens, 600);
+	EXPECT_EQ(b.idle_ns, 0u);
+	// Nothing waited after it: 10 us of link left unused, 9600 ns beyond
+	// the bucket (10000 + 600 - 1000), are idle, not stalled.
+	EXPECT_EQ(phantom_bucket_send(&b, 13000, 400, true), 0u);
+	EXPECT_EQ(b.stall_ns, 2600u);
+	EXPECT_EQ(b.idle_ns, 9600u);
+	// A wait the bucket still covers loses nothing either: 600 + 300.
+	EXPECT_EQ(phantom_bucket_send(&b, 13300, 400, true), 0u);
+	EXPECT_EQ(b.stall_ns, 2600u);
+	EXPECT_EQ(b.tokens, 500);
+	// 500 + 700 - 1000 = 200 more.
+	EXPECT_EQ(phantom_bucket_send(&b, 14000, 400, true), 0u);
+	EXPECT_EQ(b.stall_ns, 2800u);
+	EXPECT_EQ(b.idle_ns, 9600u);
+}
+
+// A packet longer than the bucket leaves when it is full, and its debt is
+// paid off by link time before anything overflows.
+TEST(phantom_bucket, LongPacketLeavesOnAFullBucket)
+{
+	phantom_bucket b{};
+
+	phantom_bucket_set(&b, 1000, 0, true);
+	EXPECT_EQ(phantom_bucket_send(&b, 0, 1500, true), 0u);
+	EXPECT_EQ(b.tokens, -500);
+	EXPECT_EQ(phantom_bucket_send(&b, 0, 400, true), 900u);	// 400 + 500
+	EXPECT_EQ(phantom_bucket_send(&b, 1400, 400, true), 0u);	// 1400 - 500
+	EXPECT_EQ(b.tokens, 500);
+	// 500 + 2000 - 1000: the debt was paid, the rest overflowed.
+	EXPECT_EQ(phantom_bucket_send(&b, 3400, 400, true), 0u);
+	EXPECT_EQ(b.stall_ns, 1500u);
+}
+
+// Resizing keeps what fits and counts no cut as a stall; a reset fills.
+TEST(phantom_bucket, ResizeAndReset)
+{
+	phantom_bucket b{};
+
+	phantom_bucket_set(&b, 1000, 0, true);
+	EXPECT_EQ(phantom_bucket_send(&b, 0, 100, true), 0u);	// tokens 900
+	phantom_bucket_set(&b, 500, 0, false);
+	EXPECT_EQ(b.tokens, 500);
+	EXPECT_FALSE(b.backlogged);
+	EXPECT_EQ(phantom_bucket_send(&b, 2000, 100, true), 0u);
+	EXPECT_EQ(b.stall_ns, 0u);
+	EXPECT_EQ(b.idle_ns, 2000u);				// 2000 + 500 - 500
+	EXPECT_EQ(b.tokens, 400);
+	phantom_bucket_set(&b, 2000, 2000, false);
+	EXPECT_EQ(b.tokens, 400);				// a deeper bucket does not fill
+	phantom_bucket_reset(&b, 7000);
+	EXPECT_EQ(b.tokens, 2000);
+	EXPECT_EQ(b.t_c, 7000u);
+	EXPECT_EQ(b.depth, 2000);
+}
+
 } // namespace
