@@ -167,7 +167,8 @@ ev_end() {
 		  metrics: ($m + { backlog_p50_bytes: $p50, backlog_p99_bytes: $p99,
 			drops: $r.drops, marks: (($r.ce_marks // 0) + ($r.phantom_marks // 0)),
 			phantom_marks: ($r.phantom_marks // 0),
-			trims: ($r.trimmed // 0), sent_bytes: $r.bytes }),
+			trims: ($r.trimmed // 0), sent_bytes: $r.bytes,
+			stalled_fraction: (($r.stall_ns // 0) / 1e9 / ($t1 - $t0)) }),
 		  flows: $flows[0], rates: $rates[0], queue: $queue[0] }' \
 		> "$TB_RUN/ev-$EV_LABEL.json" || tb_die "cannot write the result of $EV_LABEL"
 	rm -f "$TB_RUN/flows.json" "$TB_RUN/rates.json"
