@@ -1,25 +1,29 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The evaluation's scenarios (uno.md 8.3, smartt.md 11), on top of
-# testbed.sh. A scenario runs its workload once per variant, a congestion
-# control with its switch port:
+# The evaluation's scenarios (N*, after the Uno paper, and S11.*, after
+# SMaRTT's: Documentation/testing.rst, "The evaluation", names the figure
+# each follows), on top of testbed.sh. A scenario runs its workload once
+# per variant, a congestion control with its switch port:
 #
 #   uno            tcp_uno, the phantom queue marking (the paper's port:
-#                  phantom-size = inter-DC BDP, drain 90 %, ramp 2-60 %,
-#                  no real-queue marking, uno.md 9.5)
+#                  drain 90 %, Uno Sec. 4.1.3; as in the authors' htsim,
+#                  phantom-size = inter-DC BDP, ramp 2-60 %, no
+#                  real-queue marking)
 #   uno-nophantom  tcp_uno, RED-style marking on the real queue
 #   smartt dctcp cubic bbr
 #                  that CC, RED-style marking on the real queue
 #   smartt-nscc    tcp_smartt in Ultra Ethernet NSCC mode (mode=1), RED-
 #                  style marking on the real queue
 #   dctcp+bbr      dctcp intra-DC and bbr inter-DC: the paper's
-#                  MPRDMA+BBR baseline with Linux stand-ins (uno.md 7.3)
+#                  MPRDMA+BBR baseline (Uno Sec. 5.1) with our Linux
+#                  stand-ins
 #
 # Every port is the phantom qdisc shaping to EV_RATE with a 1 MB real queue
-# (the paper's buffer, uno.md 7.1); "RED-style" is its real-queue ramp from
-# EV_KMIN to EV_KMAX. Non-ECT packets (cubic's, bbr's) are dropped only when
-# the queue is full.
+# (the paper's buffer: 1 MiB per port in Uno Sec. 5.1, 10^6 B in the
+# authors' htsim); "RED-style" is its real-queue ramp from EV_KMIN to
+# EV_KMAX. Non-ECT packets (cubic's, bbr's) are dropped only when the queue
+# is full.
 #
 # Profiles (UNO_EVAL_PROFILE): "check", the reduced runs make check
 # asserts, and "full", the runs of make eval. Results: every variant's
@@ -72,7 +76,8 @@ ev_init() {
 	for _cc in uno smartt dctcp cubic bbr; do
 		tb_need_cc $_cc
 	done
-	# The phantom queue holds one inter-DC BDP (uno.md 4.2); without
+	# The phantom queue holds one inter-DC BDP (Uno Sec. 2.3 sizes it to
+	# match that BDP, and the authors' htsim to exactly one); without
 	# inter-DC senders, that of the WAN RTT the testbed would have.
 	_rtt_us=$EV_INTER_US
 	[ "$_rtt_us" -gt 0 ] || _rtt_us=$((EV_INTRA_US + TB_WAN_RTT * 1000))
@@ -341,8 +346,9 @@ ev_uno_events() {
 # started at one instant (unoperf), with each connection's rate over time
 # (ev_rx_sampler, started here once). Records the incast's completion
 # time against its ideal (all bytes at C, plus one base RTT of the slowest
-# class: smartt.md 11), the spread of the FCTs, Jain's index of the flows'
-# mean rates (size / FCT), and the flows and rates for the report.
+# class: our formula, the papers give none), the spread of the FCTs, Jain's
+# index of the flows' mean rates (size / FCT), and the flows and rates for
+# the report.
 ev_sized_flows() {
 	_size=$1
 	shift
@@ -397,12 +403,13 @@ ev_window_util() {
 EV_BY_TIME='[.[] | .ns as $n | .series[] | {t: .[0], ns: $n, r: .[1]}] | group_by(.t) |
 	map({t: .[0].t, r: (map({key: .ns, value: .r}) | from_entries)})'
 
-# ev_mix LOAD DURATION_MS SEED: the realistic mix (uno.md 7.2): Poisson
+# ev_mix LOAD DURATION_MS SEED: the realistic mix (Uno Sec. 5.1): Poisson
 # arrivals offering LOAD x C for DURATION, 80 % of the flows intra-DC with
-# AliStorage2019 sizes, 20 % inter-DC with WebSearch sizes (as the shipped
-# matrices), spread round-robin over the h* and w* senders; unoperf's
-# generator. Records FCT and slowdown statistics per class and overall,
-# and the p99 slowdown per size bucket for the report.
+# AliStorage2019 sizes, 20 % inter-DC with WebSearch sizes (as the matrices
+# of the authors' artifact; the paper names web search sizes for intra-DC
+# and Alibaba WAN sizes for inter-DC), spread round-robin over the h* and
+# w* senders; unoperf's generator. Records FCT and slowdown statistics per
+# class and overall, and the p99 slowdown per size bucket for the report.
 ev_mix() {
 	_data=$(dirname "$0")/data
 	_intra=$(tb_senders | grep '^h' | while read -r n; do printf '%s,' "$(tb_ns "$n")"; done)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# N16 (uno.md 8.3): ECN echo fidelity. The bottleneck CE-marks every ECT
+# N16 (ours): ECN echo fidelity. The bottleneck CE-marks every ECT
 # packet with a fixed probability p (netem 'loss random p ecn' marks
 # instead of dropping); the fraction of delivered segments the sender saw
 # echoed as marked (delivered_ce / delivered, from tcp_info) must be
@@ -61,6 +61,6 @@ for v in $(ev_variants uno smartt dctcp); do
 	done
 done
 ev_finish "One intra-DC flow through a port that CE-marks with probability p = 5 % and 20 %." \
-	'[{"metric":"echo_error_p5","paper":"per-segment echo (uno.md 3.7)","ours":"|echoed - p| <= 0.02"}]' \
+	'[{"metric":"echo_error_p5","paper":"the fraction of ECN-marked packets (Uno Sec. 4.1.1)","ours":"|echoed - p| <= 0.02"}]' \
 	'[["echoed_fraction_p5","echoed, p = 5 %"],["echoed_fraction_p20","echoed, p = 20 %"],
 	  ["delivered_p20","segments, p = 20 %"]]'

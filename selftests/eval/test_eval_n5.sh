@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# N5 (uno.md 8.3, the paper's Fig. 8): inter-DC incast, eight flows start
+# N5 (Uno Fig. 8, Sec. 5.2.1): inter-DC incast, eight flows start
 # together into one receiver. Uno: every flow finishes, the last within
 # 1.25 x the ideal time (all bytes at C), and the flows share fairly: Jain's
 # index of their mean rates >= 0.95.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# N6 (uno.md 8.3, the paper's Fig. 3): four intra-DC and four inter-DC flows
+# N6 (Uno Fig. 3, Sec. 3.1): four intra-DC and four inter-DC flows
 # (WAN RTT 10 ms) start together into one receiver. From 100 inter-DC RTTs
 # after the start until the first flow ends (the window for every metric
 # but the FCT, the queue's percentiles included), uno's flows share fairly

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# N8 (uno.md 8.3, the paper's Fig. 11): the realistic mix at 40 % load
+# N8 (Uno Fig. 11, Sec. 5.2.2): the realistic mix at 40 % load
 # (ev_mix) with the WAN RTT set to 8, 32 and 128 x the intra-DC RTT. Uno's
 # p99 slowdown advantage over MPRDMA+BBR (dctcp intra, bbr inter) grows
 # with the ratio; at the largest ratio its p99 slowdown is >= 2 x lower; at

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# N9 (uno.md 8.3, the paper's Fig. 10): the realistic mix at 40 % and 60 %
+# N9 (Uno Fig. 10, Sec. 5.2.2): the realistic mix at 40 % and 60 %
 # load (ev_mix: Poisson arrivals, 80 % intra-DC AliStorage sizes, 20 %
 # inter-DC WebSearch sizes, from 4 intra- and 4 inter-DC senders). Against
 # the paper's MPRDMA+BBR baseline (here dctcp intra, bbr inter), uno must

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# smartt.md 11.3 (the paper's Figs. 12 and 16a): N-to-1 incast, N = 8, of
-# large messages (64 x BDP, BDP = C x the intra-DC base RTT) and of small
-# ones (1 x BDP). SMaRTT: large, the last flow completes within 1.10 x the
-# ideal (all bytes at C plus one base RTT) and the FCTs spread by <= 10 %
-# of it; small, within 2.0 x the ideal.
+# S11.3 (SMaRTT Figs. 12 and 16a, Sec. IV-A and V-A): N-to-1 incast,
+# N = 8, of large messages (64 x BDP, BDP = C x the intra-DC base RTT) and
+# of small ones (1 x BDP). SMaRTT: large, the last flow completes within
+# 1.10 x the ideal (all bytes at C plus one base RTT) and the FCTs spread
+# by <= 10 % of it; small, within 2.0 x the ideal.
 # uno-timeout: 600
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# smartt.md 11.8 (the paper's Fig. 6): RTT fairness. Two long flows with
+# S11.8 (SMaRTT Fig. 6, Sec. III-C): RTT fairness. Two long flows with
 # base RTTs of 1 ms and 3 ms (netem on each sender's link) share the
 # bottleneck. SMaRTT, whose fair increase scales with the BDP, keeps their
 # throughput ratio in [0.67, 1.5].

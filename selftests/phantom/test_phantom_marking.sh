@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Phantom marking (uno.md 4.1) against a constant-rate ECT(0) UDP source
+# Phantom marking (Uno Sec. 4.1.3) against a constant-rate ECT(0) UDP source
 # (iperf3 -u --tos 2, paced by a tbf on the sender: see ph_pacer) through
 # the phantom qdisc at 50 Mbit/s (less where ph_port_rate says so, with
 # phases as much longer: at 100 a 2 GHz host's TCG VM, capturing every

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Trimming (smartt.md 6.3): the phantom qdisc at 50 Mbit/s (less where
-# ph_port_rate says so, with phases as much longer) with a 200 KB real
-# queue and trim 64, marking off, fed by a paced ECT(0) UDP source. (At
-# 100 Mbit/s a 2 GHz host's TCG VM, capturing every packet, sent about
-# 1.03 x the rate where 1.5 x was asked, and the queue seldom filled.)
+# Trimming (SMaRTT Sec. III-D; the DSCP is ours): the phantom qdisc at
+# 50 Mbit/s (less where ph_port_rate says so, with phases as much longer)
+# with a 200 KB real queue and trim 64, marking off, fed by a paced ECT(0)
+# UDP source. (At 100 Mbit/s a 2 GHz host's TCG VM, capturing every
+# packet, sent about 1.03 x the rate where 1.5 x was asked, and the queue
+# seldom filled.)
 #
 #  * at 0.5 x rate the queue never fills: nothing is trimmed or dropped;
 #  * at 1.5 x rate it fills, and each packet that does not fit is cut to

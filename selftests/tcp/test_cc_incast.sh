@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Intra-DC 8 -> 1 incast (uno.md N4, smartt.md 11.3): eight 8 MB flows start
-# at one instant (unoperf) into a 300 Mbit/s bottleneck with RED step ECN
-# at 30 KB (eight flows are CPU-bound near 400 Mbit/s in the TCG VM, so 1
-# Gbit/s would measure the VM). For uno and smartt: every flow finishes;
-# the incast completes within 1.2 x its ideal time (64 MB at the link
-# rate); the flows share fairly: Jain's index of their mean rates
-# (size / FCT) >= 0.95 (both claims, tb_claim: see below). dctcp runs the
-# same incast for the record.
+# Intra-DC 8 -> 1 incast (as the eval's N4 and S11.3, after Uno Fig. 8 and
+# SMaRTT Fig. 12): eight 8 MB flows start at one instant (unoperf) into a
+# 300 Mbit/s bottleneck with RED step ECN at 30 KB (eight flows are
+# CPU-bound near 400 Mbit/s in the TCG VM, so 1 Gbit/s would measure the
+# VM). For uno and smartt: every flow finishes; the incast completes within
+# 1.2 x its ideal time (64 MB at the link rate); the flows share fairly:
+# Jain's index of their mean rates (size / FCT) >= 0.95 (both claims,
+# tb_claim: see below). dctcp runs the same incast for the record.
 # uno-timeout: 300
 . "$(dirname "$0")/../lib/testbed.sh"
 

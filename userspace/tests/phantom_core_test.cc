@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 // Unit tests of kernel/core/phantom_core.h, the marking law of sch_phantom:
-// uno.md section 8.2 U11 and U12, the real-queue ramp, and the edges
-// (rate 0, time going backwards or wrapping, saturation, 64-bit limits).
+// our tests U11 and U12 of the phantom queue (Uno Sec. 4.1.3), the
+// real-queue ramp (SMaRTT Sec. III-J), and the edges (rate 0, time going
+// backwards or wrapping, saturation, 64-bit limits).
 // Every expected value is hand arithmetic, written next to the assertion.
 
 #include <cmath>
@@ -33,8 +34,9 @@ private:
 	u64 state_;
 };
 
-// The Uno artifact's phantom queue (uno.md 4.2): PQ_max = inter-DC BDP,
-// thresholds 2 % and 60 % of it, drained at 90 % of C = 1e9 B/s (8 Gbit/s).
+// The Uno artifact's phantom queue (the authors' htsim): PQ_max = inter-DC
+// BDP, thresholds 2 % and 60 % of it; drained at 90 % (Uno Sec. 4.1.3;
+// htsim's runs of Figs. 10-12 drain at C / 1.1) of C = 1e9 B/s (8 Gbit/s).
 constexpr u32 kPqSize = 22400515;
 constexpr u32 kPqMin = 448010;   // floor(22400515 * 0.02)
 constexpr u32 kPqMax = 13440309; // floor(22400515 * 0.60)

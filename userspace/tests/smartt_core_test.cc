@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// Unit tests of the SMaRTT control law (kernel/core/smartt_core.h): the
-// deterministic cases of spec section 11.1 plus edge cases. Expected values
-// are worked out from the spec's formulas in the comments, never by calling
-// the code under test.
+// Unit tests of the SMaRTT control law (kernel/core/smartt_core.h): our
+// deterministic cases 1-10 plus edge cases. Expected values are worked out
+// from the law's formulas in the comments (SMaRTT Eqs. 1-3 and Algorithms
+// 1-4; where the paper is silent, the authors' htsim's or ours), never by
+// calling the code under test.
 //
 // Most tests use the fixture parameters of Params() below, chosen so that
 // the arithmetic is easy to follow:
@@ -88,7 +89,8 @@ smartt_action Ack(smartt_state &s, const smartt_params &p, u32 now, s32 rtt,
 
 } // namespace
 
-// Spec section 3: every constant at its default.
+// Every constant at its default: the paper's where it gives one (SMaRTT
+// Sec. III), else htsim's or ours, as kernel/core/smartt_core.h says.
 TEST(smartt_param, DefaultsAreTheSpecs)
 {
 	const smartt_params p = SMARTT_PARAMS_DEFAULT;
@@ -135,7 +137,8 @@ TEST(smartt_start, ConfiguredBaseRtt)
 	EXPECT_EQ(s.flags, 0u);
 }
 
-// Spec Profile A: 1 Gbit/s, 1 ms, MSS 1448 with the default constants.
+// Our emulation profile A: 1 Gbit/s, 1 ms, MSS 1448 with the default
+// constants.
 TEST(smartt_start, ProfileAScale)
 {
 	const smartt_params p = SMARTT_PARAMS_DEFAULT;
@@ -219,9 +222,9 @@ TEST(smartt_start, LearnedBaseRttFloor)
 	EXPECT_EQ(f.avg_rtt >> 8, 250u);
 }
 
-// Spec 11.1 case 1: multiplicative decrease, Eq. 1. With gain 1.0 the
-// average equals the sample. r = gamma (avg - trtt) / avg in Q20 with
-// gamma = 819/1024; the decrease is floor(cwnd x r / 2^20).
+// Our case 1: multiplicative decrease, SMaRTT Sec. III-I2, Eq. 1. With
+// gain 1.0 the average equals the sample. r = gamma (avg - trtt) / avg in
+// Q20 with gamma = 819/1024; the decrease is floor(cwnd x r / 2^20).
 TEST(smartt_md, Formula)
 {
 	const smartt_params p = ParamsInstantAvg();
@@ -229,7 +232,7 @@ TEST(smartt_md, Formula)
 	{
 		// avg = 2 brtt = 200: r = 819 x (50 x 1024) / 200 x 1024
 		//   = 819 x 256 = 209664; dec = floor(100000 x 209664 / 2^20)
-		//   = floor(19995.1) = 19995 -> 80005 (spec: x0.8; the 5 B are
+		//   = floor(19995.1) = 19995 -> 80005 (Eq. 1: x0.8; the 5 B are
 		//   gamma = 0.7998 rather than 0.8)
 		smartt_state s = Start(p);
 		EXPECT_EQ(Ack(s, p, 1000, 200, true), SMARTT_MD);
@@ -245,7 +248,7 @@ TEST(smartt_md, Formula)
 	}
 	{
 		// avg = 3 brtt: r = 819 x 512 = 419328,
-		// dec = floor(100000 x 419328 / 2^20) = 39990 (spec: x0.6)
+		// dec = floor(100000 x 419328 / 2^20) = 39990 (Eq. 1: x0.6)
 		smartt_state s = Start(p);
 		EXPECT_EQ(Ack(s, p, 1000, 300, true), SMARTT_MD);
 		EXPECT_EQ(s.cwnd, 60010u);
@@ -259,7 +262,7 @@ TEST(smartt_md, Formula)
 }
 
 // avg_rtt <= trtt while the sample is above target: Eq. 1 would increase
-// the window; spec [D] 10 skips the decrease.
+// the window; our guard (htsim's too) skips the decrease.
 TEST(smartt_md, SkippedWhileAverageBelowTarget)
 {
 	smartt_params p = Params();
@@ -274,7 +277,8 @@ TEST(smartt_md, SkippedWhileAverageBelowTarget)
 	EXPECT_EQ(s.flags & SMARTT_F_MD_DONE, 0u);
 }
 
-// Spec 11.1 case 2: fair increase, Eq. 2, unmarked and above target.
+// Our case 2: fair increase, SMaRTT Sec. III-I3, Eq. 2, unmarked and above
+// target.
 TEST(smartt_fi, OneHundredthMtuPerAck)
 {
 	const smartt_params p = Params();
@@ -293,7 +297,8 @@ TEST(smartt_fi, OneHundredthMtuPerAck)
 	EXPECT_NEAR(double(s.cwnd - 100000), 1000.0, 10.0);
 }
 
-// Spec 11.1 case 3: proportional increase, Eq. 3, followed by FI.
+// Our case 3: proportional increase, SMaRTT Sec. III-I4, Eq. 3, followed
+// by FI.
 TEST(smartt_pi, Formula)
 {
 	const smartt_params p = Params();
@@ -315,7 +320,8 @@ TEST(smartt_pi, Formula)
 		EXPECT_EQ(s.inc_rem, 137u);
 	}
 	{
-		// rtt == trtt counts as below target (spec [D] 13): PI = 0.
+		// rtt == trtt counts as below target (ours: Algorithm 1
+		// tests only > and <): PI = 0.
 		smartt_state s = Start(p);
 		EXPECT_EQ(Ack(s, p, 1000, 150, false), SMARTT_PROP_INC);
 		EXPECT_EQ(s.cwnd, 100010u);
@@ -339,8 +345,9 @@ TEST(smartt_pi, CappedAtAckSize)
 	EXPECT_EQ(s.brtt, 100u);	// configured: not learned
 }
 
-// Spec 11.1 case 4: marked ACK below target leaves the window alone,
-// breaks the clean run and asks for a path change, once per ACK.
+// Our case 4: a marked ACK below target leaves the window alone (SMaRTT
+// Sec. III-I1), breaks the clean run and asks for a path change, once per
+// ACK.
 TEST(smartt_lb, MarkedFastAck)
 {
 	const smartt_params p = Params();
@@ -359,7 +366,8 @@ TEST(smartt_lb, MarkedFastAck)
 	EXPECT_EQ(s.flags & SMARTT_F_FAST_INC, 0u);
 }
 
-// Spec 5.10, optional: cwnd -= fd x size x cwnd / bdp.
+// The optional fair decrease (the variant of SMaRTT Fig. 11, as early NSCC
+// code in htsim has it): cwnd -= fd x size x cwnd / bdp.
 TEST(smartt_lb, OptionalFairDecrease)
 {
 	smartt_params p = Params();
@@ -371,8 +379,8 @@ TEST(smartt_lb, OptionalFairDecrease)
 	EXPECT_EQ(s.cwnd, 100000u - 799u);
 }
 
-// Spec 11.1 case 5: FastIncrease, with the additive increases off so that
-// only FastIncrease moves the window.
+// Our case 5: FastIncrease (SMaRTT Sec. III-F, Algorithm 3), with the
+// additive increases off so that only FastIncrease moves the window.
 TEST(smartt_fast_inc, EngagesAfterACleanWindow)
 {
 	const smartt_params p = ParamsNoIncrease();
@@ -417,7 +425,8 @@ TEST(smartt_fast_inc, DelayedAckDisengages)
 	EXPECT_EQ(s.flags & SMARTT_F_FAST_INC, 0u);
 }
 
-// fast_inc_tol_us widens the tolerance for host jitter (spec 8.8).
+// fast_inc_tol_us widens the tolerance for host jitter (ours: the paper
+// gives no tolerance).
 TEST(smartt_fast_inc, AbsoluteToleranceFloor)
 {
 	smartt_params p = ParamsNoIncrease();
@@ -430,7 +439,8 @@ TEST(smartt_fast_inc, AbsoluteToleranceFloor)
 	EXPECT_EQ(s.fi_count, 0u);
 }
 
-// Spec 11.1 case 6: QuickAdapt and its ignore phase.
+// Our case 6: QuickAdapt and its ignore phase (SMaRTT Sec. III-E,
+// Algorithms 2 and 4).
 TEST(smartt_qa, TrimNackThenWindowEnd)
 {
 	const smartt_params p = ParamsNoIncrease();
@@ -506,7 +516,8 @@ TEST(smartt_qa, NackAfterWindowEndAdaptsAtOnce)
 	EXPECT_EQ(s.ignore_left, 7000u);
 }
 
-// Spec 11.1 case 7: QuickAdapt never raises the window (spec [D] 9).
+// Our case 7: QuickAdapt never raises the window (ours: SMaRTT
+// Algorithm 2, line 7, would).
 TEST(smartt_qa, NeverRaises)
 {
 	const smartt_params p = ParamsNoIncrease();
@@ -525,7 +536,8 @@ TEST(smartt_qa, NeverRaises)
 	EXPECT_EQ(s.ignore_left, 3000u);
 }
 
-// Spec 11.1 case 8: the clamps hold on every path.
+// Our case 8: the clamps (SMaRTT Sec. III-J: 1 MTU to 1.5 BDP) hold on
+// every path.
 TEST(smartt_clamp, FloorOnEveryPath)
 {
 	const smartt_params p = ParamsInstantAvg();
@@ -574,8 +586,9 @@ TEST(smartt_clamp, CeilingOnEveryPath)
 	EXPECT_EQ(Start(pinit).cwnd, 150000u);
 }
 
-// Spec 11.1 case 9: QuickAdapt trigger without trimming (spec 5.7):
-// rtt > brtt + 4 (trtt - brtt) = 300 and acked < maxwnd / 8 = 18750.
+// Our case 9: QuickAdapt trigger without trimming (SMaRTT Sec. III-E; both
+// thresholds htsim's): rtt > brtt + 4 (trtt - brtt) = 300 and
+// acked < maxwnd / 8 = 18750.
 TEST(smartt_qa, NoTrimTrigger)
 {
 	smartt_params p = ParamsNoIncrease();
@@ -611,8 +624,9 @@ TEST(smartt_qa, NoTrimTrigger)
 	}
 }
 
-// Timeouts take their bytes off but never arm QuickAdapt (spec [D] 16),
-// and are ignored in the ignore phase (spec [D] 8).
+// Timeouts take their bytes off but never arm QuickAdapt (our reading of
+// SMaRTT Sec. III-E: they come too late), and are ignored in the ignore
+// phase (Sec. III-E, "QuickAdapt without trimming").
 TEST(smartt_timeout, NoArmingAndIgnorePhase)
 {
 	const smartt_params p = ParamsNoIncrease();
@@ -632,7 +646,7 @@ TEST(smartt_timeout, NoArmingAndIgnorePhase)
 	EXPECT_EQ(s.cwnd, 1000u);
 }
 
-// RTT EWMA (spec 5.3) with the fixture's gain 40/1024.
+// RTT EWMA (SMaRTT Sec. III-I2) with the fixture's gain 40/1024.
 TEST(smartt_rtt, AverageEwma)
 {
 	const smartt_params p = Params();
@@ -693,8 +707,8 @@ TEST(smartt_rtt, ZeroSample)
 	EXPECT_EQ(s.cwnd, 1500u);
 }
 
-// Spec 5.11: a lower sample lowers the learned base RTT and everything
-// derived from it.
+// A lower sample lowers the learned base RTT (a running minimum, like
+// Swift's: SMaRTT Sec. III, "Overview") and everything derived from it.
 TEST(smartt_rtt, LearnedBaseRttFollowsTheMinimum)
 {
 	smartt_params p = Params();
@@ -901,9 +915,9 @@ TEST(smartt_floor, SubSegmentWindowAndPacing)
 	EXPECT_EQ(smartt_on_timeout(&s, &p, 1000), SMARTT_LOSS);
 	EXPECT_EQ(s.cwnd, 64u);
 	EXPECT_EQ(smartt_pacing_rate(&s, &p), 800000ull);
-	// QuickAdapt keeps its own floor of one MTU (spec 5.6): nothing was
-	// delivered since t = 1000, so max(0, mtu) = 1000 > 64, but it
-	// never raises the window: 64 stays.
+	// QuickAdapt keeps its own floor of one MTU (SMaRTT Algorithm 2,
+	// line 7): nothing was delivered since t = 1000, so max(0, mtu) =
+	// 1000 > 64, but it never raises the window: 64 stays.
 	EXPECT_EQ(smartt_on_nack(&s, &p, 1200, 10, 0), SMARTT_QUICK_ADAPT);
 	EXPECT_EQ(s.cwnd, 64u);
 }
@@ -1368,8 +1382,9 @@ TEST(smartt_param, DegenerateValuesAreSafe)
 	EXPECT_EQ(s.cwnd, 1000u);
 }
 
-// Spec 11.1 case 10: the fixed-point law against a double-precision model
-// written straight from the spec's pseudo-code (real arithmetic, the
+// Our case 10: the fixed-point law against a double-precision model
+// written straight from the law's pseudo-code (SMaRTT Algorithms 1-4 with
+// our choices where the paper is silent; real arithmetic, the
 // parameters' exact values, scale not rounded). FastIncrease is kept out
 // (every RTT above brtt + tol): it switches on a threshold, so one byte of
 // rounding can move it by an ACK, which is not what this test measures.

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// Unit tests of the UnoCC control law, kernel/core/uno_core.h (spec uno.md
-// section 8.2, U1-U10, plus edge cases). Every expected value is worked out
-// by hand from the spec's formulas in the comment next to it, in the core's
-// own fixed point: windows are bytes << 8 ("q8"), fractions are Q16 (65536
-// = 1.0), the MD multiplier is Q32 (2^32 = 1.0); every division floors.
+// Unit tests of the UnoCC control law, kernel/core/uno_core.h (our tests
+// U1-U10, plus edge cases). Every expected value is worked out by hand from
+// the law's formulas (Uno Sec. 4.1 and Algorithm 1; where the paper is
+// silent, the authors' htsim's or ours) in the comment next to it, in the
+// core's own fixed point: windows are bytes << 8 ("q8"), fractions are Q16
+// (65536 = 1.0), the MD multiplier is Q32 (2^32 = 1.0); every division
+// floors.
 //
 // Reference setup unless a test says otherwise: C = 100 Gbit/s, RTT_intra =
 // 14 us, so an intra flow has BDP = 100000 Mbit/s * 14 us / 8 = 175000 B,
@@ -40,7 +42,7 @@ uno_params TestParams()
 {
 	uno_params p = UNO_PARAMS_INIT;
 
-	p.delay_floor_us = 0;	// spec 9.2: no absolute floor in unit tests
+	p.delay_floor_us = 0;	// the floor is ours; none in unit tests
 	p.qa_mark_pct = 0;	// the paper's QA test; the TCP gate has its own
 	p.qa_window_pct = 100;	// the paper's single-period QA window
 	p.min_cwnd_bytes = 0;	// the window floor in whole segments
@@ -82,7 +84,7 @@ TEST(uno_core, DefaultsAreTheSpecDefaults)
 	EXPECT_EQ(p.qa_period_pct, 105u);
 	EXPECT_EQ(p.phantom_md_scale_pct, 30u);
 	EXPECT_EQ(p.phantom_delay_tol_permille, 55u);
-	EXPECT_EQ(p.delay_floor_us, 20u);		// veth default, 9.2
+	EXPECT_EQ(p.delay_floor_us, 20u);		// ours, for veth
 	EXPECT_EQ(p.init_cwnd_bdp_pct, 100u);
 	EXPECT_EQ(p.max_cwnd_bdp_pct, 100u);
 	EXPECT_EQ(p.trend_rule, 1u);
@@ -165,10 +167,11 @@ TEST(uno_core, U1_AdditiveIncreaseOneWindowAddsAlpha)
 	EXPECT_EQ(uno_cwnd_bytes(&s), 87675u);
 }
 
-// U1, spec criterion: a window's worth of MSS-sized unmarked ACKs adds
-// alpha +- 1 %. Each ACK adds 44800 * 4375 / cwnd q8; cwnd grows by ~0.2 %
-// during the window and each floor loses < 1/256 B, so the sum is
-// 175 * (1 - ~0.001) - 20/256 = ~174.7 B.
+// U1 (Uno Sec. 4.1.1: alpha per RTT), our criterion: a window's worth of
+// MSS-sized unmarked ACKs adds alpha +- 1 %. Each ACK adds
+// 44800 * 4375 / cwnd q8; cwnd grows by ~0.2 % during the window and each
+// floor loses < 1/256 B, so the sum is 175 * (1 - ~0.001) - 20/256
+// = ~174.7 B.
 TEST(uno_core, U1_AdditiveIncreaseManyAcksAddAlphaWithinOnePercent)
 {
 	uno_params p = TestParams();
@@ -498,7 +501,8 @@ TEST(uno_core, U7_QuickAdaptLeavesHealthyWindowAlone)
 	EXPECT_EQ(s.qa_acked, 0u);
 }
 
-// Spec 3.6: an application-limited QA window never cuts.
+// Our guard (the paper is silent): an application-limited QA window never
+// cuts.
 TEST(uno_core, QuickAdaptIgnoresAppLimitedWindow)
 {
 	const uno_params p = TestParams();
@@ -620,8 +624,9 @@ TEST(uno_core, QuickAdaptWindowStillCatchesIncast)
 // is acked per 2 ms: 50000 B per 100 us. The window (srtt 2000: 4200 us)
 // closes at t = 5200 over 1100..5200, 42 x 50000 = 2100000 B, scaled by
 // base / srtt / 2 = 1/4 to 525000, a rate of 0.525 windows per base-RTT
-// period: just above beta, as the paper's 1.05-base-RTT window reads the
-// same queue (0.525 x cwnd acked in it). No cut; 1/8 of that rate cuts.
+// period: just above beta, as a 1.05-base-RTT window (ours; the paper
+// checks once every RTT, Sec. 4.1.2) reads the same queue (0.525 x cwnd
+// acked in it). No cut; 1/8 of that rate cuts.
 TEST(uno_core, QuickAdaptReadsDeliveryPerBasePeriod)
 {
 	uno_state s;
@@ -700,9 +705,9 @@ TEST(uno_core, SubSegmentQuickAdaptCut)
 // floor(24576 * 2^32 / (24576 + BDP)) * 4:
 //   intra, 14 us:   BDP 175000,     floor(105553116266496 / 199576)
 //                   = 528886821, * 4 = 2115547284 = 0.492564
-//                   (spec 0.4917 for 14.0275 us / 175344 B)
+//                   (0.4917 at htsim's 14.0275 us / 175344 B)
 //   inter, 1792 us: BDP 22400000,   floor(105553116266496 / 22424576)
-//                   = 4707028, * 4 = 18828112 = 0.0043838 (spec 0.004384)
+//                   = 4707028, * 4 = 18828112 = 0.0043838 (htsim's 0.004384)
 // The epoch period at base RTT is 14 us for both: the inter flow scales
 // its 1792 us sample by RTT_intra / base = 14 / 1792.
 TEST(uno_core, U8_InterAndIntraGainsAndEpochs)
@@ -951,7 +956,8 @@ TEST(uno_core, CumulativePhantomScale)
 	EXPECT_EQ(s.md_scale, 65536u);
 }
 
-// Spec 9.32: an epoch that acknowledged nothing has fraction 0.
+// Our guard (the paper is silent): an epoch that acknowledged nothing has
+// fraction 0.
 TEST(uno_core, EmptyEpochDoesNotDivideByZero)
 {
 	uno_params p = TestParams();
@@ -1124,9 +1130,10 @@ TEST(uno_core, RangeExtremesDoNotOverflow)
 // U10: a deterministic packet-level model of two flows, RTT ratio 128,
 // sharing one bottleneck whose phantom queue (drained at 0.9 C) marks CE
 // with a probability rising linearly from 2 % to 60 % of its capacity, one
-// inter-DC BDP (spec 4.2, artifact thresholds). All propagation delay is on
-// the ACK path; the physical queue is unbounded (no drops). Each sender
-// obeys the core's window and pacing rate, with one ACK per packet.
+// inter-DC BDP (the size and thresholds of the authors' htsim; the drain
+// rate is Uno Sec. 4.1.3's). All propagation delay is on the ACK path; the
+// physical queue is unbounded (no drops). Each sender obeys the core's
+// window and pacing rate, with one ACK per packet.
 
 namespace {
 
@@ -1269,7 +1276,8 @@ private:
 	u64 rng_ = 1;
 };
 
-// The model scaled 10x in time from the paper (spec profile paper10):
+// The model scaled 10x in time (our scaling) from the paper's 100 Gbit/s
+// and 14 us (Uno Sec. 5.1) with its RTT ratio of 128 (Sec. 3.1):
 // 10 Gbit/s, intra RTT 140 us, inter RTT 128 x 140 us = 17.92 ms.
 uno_params ModelParams()
 {
@@ -1283,12 +1291,12 @@ uno_params ModelParams()
 
 }  // namespace
 
-// U10: long-run rate ratio intra : inter in [0.75, 1.35] (spec 3.5
-// predicts 8/7). Both flows start at line rate; the inter flow's 22.4 MB
-// window first takes ~98 % of the link and gives it back over ~10 s (560
-// inter RTTs; the epochs are 140 us, E stays near 0.05 and the cuts are
-// phantom-only, 0.3 x 0.0045 x E each). Measured over 10..16 s, i.e.
-// inter RTTs 558..893; this model settles at ~1.01.
+// U10: long-run rate ratio intra : inter in [0.75, 1.35] (a fluid sketch
+// of ours, not the paper's, predicts 8/7). Both flows start at line rate;
+// the inter flow's 22.4 MB window first takes ~98 % of the link and gives
+// it back over ~10 s (560 inter RTTs; the epochs are 140 us, E stays near
+// 0.05 and the cuts are phantom-only, 0.3 x 0.0045 x E each). Measured
+// over 10..16 s, i.e. inter RTTs 558..893; this model settles at ~1.01.
 TEST(uno_core, U10_IntraInterFairnessRtt128)
 {
 	TwoDcModel m(ModelParams(), {140, 140 * 128});
