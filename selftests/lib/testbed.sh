@@ -703,12 +703,13 @@ tb_results() {
 # tb_results and succeeds when its bound was met), and again at half the
 # rate, up to twice, while it fails in a window that measured the host:
 # one where the VM had less than a fifth of its CPU idle in the median
-# second (a VM that busy sets the pace itself), or one MEASURE marks
-# TB_STALLED=1 (the phantom qdisc counted link time lost to a host that
-# stalled it, or left idle by a sender the host starved). (Runs that met their bound here had 0.20-0.35 idle; with
-# two CPU hogs beside the VM, or a 100 Hz cyclictest inside it, dctcp
-# filled 0.65-0.89 of the port with 0.10-0.16 idle.) The bound is the same
-# at every rate; a run that met it, or missed it undisturbed, stands.
+# second (a VM that busy sets the pace itself; runs that met their bound
+# here had 0.20-0.35 idle, and with two CPU hogs beside the VM, or a
+# 100 Hz cyclictest inside it, dctcp filled 0.65-0.89 of the port with
+# 0.10-0.16 idle), or one MEASURE marks TB_STALLED=1 (the phantom qdisc
+# counted link time lost to a host that stalled it, or left idle by a
+# sender the host starved). The bound is the same at every rate; a run
+# that met it, or missed it undisturbed, stands.
 tb_unsaturated() {
 	_tries=3
 	while :; do
