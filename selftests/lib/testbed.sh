@@ -225,8 +225,22 @@ tb_bottleneck() {
 # keep 1 Gbit/s under TCG: 480 and 850 Mbit/s measured, against 930).
 tb_burst() { echo $((16 * TB_MTU)); }
 
+# tb_stall_burst RATE_MBIT: a shaper burst of 50 ms of link time at RATE,
+# at least tb_burst, for a shaper whose rate a test asserts. A watchdog
+# that fires later than burst / rate loses link time for good, and a host
+# whose hypervisor steals CPU stalls the VM for that long: the sampler's
+# 'sleep 1' came back up to 220 ms late, a phantom port with 8 ms lost 4.3 %
+# of 70 Mbit/s, and a TBF port with 16 packets (7 ms) ran 0.87 busy at
+# 70 Mbit/s with a fifth of the VM's CPU idle. A full bucket adds at most
+# 50 ms of link time to a window: 0.5 % of 10 s.
+tb_stall_burst() {
+	_b=$(($1 * 6250))	# RATE x 10^6 / 8 bytes/s x 0.05 s
+	[ "$_b" -ge "$(tb_burst)" ] || _b=$(tb_burst)
+	echo "$_b"
+}
+
 # tb_bottleneck_red RATE_MBIT MARK_KB: the baseline switch port: TBF shaping
-# to RATE and a RED child that CE-marks ECT packets once the queue exceeds
+# to RATE (burst tb_stall_burst) and a RED child that CE-marks ECT packets once the queue exceeds
 # MARK_KB (a DCTCP-style step: min = threshold, max one packet above,
 # probability 1, the fastest averaging RED allows). Non-ECT packets over the
 # threshold are dropped, as RED does.
@@ -235,7 +249,7 @@ tb_bottleneck_red() {
 	_limit=$((_k * 8 + 4 * TB_MTU))
 	# A fresh pair, counters at 0, where a test measures again.
 	tb_exec $TB_BOTTLENECK_NS $TC qdisc del dev "$TB_BOTTLENECK_DEV" root 2>/dev/null
-	tb_bottleneck handle 1: tbf rate "${1}mbit" burst "$(tb_burst)" limit "$_limit"
+	tb_bottleneck handle 1: tbf rate "${1}mbit" burst "$(tb_stall_burst "$1")" limit "$_limit"
 	tb_exec $TB_BOTTLENECK_NS $TC qdisc add dev "$TB_BOTTLENECK_DEV" parent 1:1 handle 10: \
 		red limit "$_limit" min "$_k" max "$((_k + TB_MTU))" avpkt "$TB_MTU" \
 		burst "$((_k / TB_MTU + 1))" probability 1.0 ecn bandwidth "${1}mbit" ||

@@ -24,15 +24,14 @@
 #    timestamps 3948 B of payload in a 4014 B frame (0.9836).
 # Both must be within +-3 % of what the rate allows.
 #
-# The shaper's burst is 50 ms of link time (at least the testbed's 16
-# packets): under qemu TCG the qdisc watchdog fires late when the host
-# stalls the VM, and a wakeup later than burst / rate loses link time for
-# good. 8 ms (1 MB at 1 Gbit/s: 976 Mbit/s where 64 KB gave 521) was
-# enough on a quiet host; on a busy one (half the machine's CPU time
-# stolen by its hypervisor) the sampler's 'sleep 1' came back up to 170 ms
-# late, and 70 Mbit/s lost 4.3 % of its link time with 8 ms while the same
-# window's 30 Mbit/s, at 17 ms (16 packets), lost none. A full bucket at
-# the window's start adds at most burst / window: 0.4 % of 12 s.
+# The shaper's burst is 50 ms of link time (tb_stall_burst): under qemu
+# TCG the qdisc watchdog fires late when the host stalls the VM, and a
+# wakeup later than burst / rate loses link time for good. 8 ms (1 MB at
+# 1 Gbit/s: 976 Mbit/s where 64 KB gave 521) was enough on a quiet host;
+# on a busy one (half the machine's CPU time stolen by its hypervisor)
+# 70 Mbit/s lost 4.3 % of its link time with 8 ms while the same window's
+# 30 Mbit/s, at 17 ms (16 packets), lost none. A full bucket at the
+# window's start adds at most burst / window: 0.4 % of 12 s.
 # uno-timeout: 360
 . "$(dirname "$0")/../lib/testbed.sh"
 
@@ -59,8 +58,7 @@ flow_stop() {
 measure_third() {
 	rate=$((TB_PORT_MBIT * $1 / 30 * 10))
 	[ "$rate" -ge 10 ] || tb_skip "the VM is saturated even at $TB_PORT_MBIT Mbit/s"
-	burst=$((rate * 50000 / 8))	# 50 ms: rate (Mbit/s) x 10^6 / 8 x 0.05
-	[ "$burst" -ge "$(tb_burst)" ] || burst=$(tb_burst)
+	burst=$(tb_stall_burst "$rate")
 	tb_bottleneck_phantom "$rate" burst "$burst" ecn-min 100% ecn-max 100% phantom-size 0
 	tb_flow h1 cubic 0 > /dev/null
 	sleep $WARMUP
