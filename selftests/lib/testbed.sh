@@ -257,12 +257,6 @@ tb_bottleneck_red() {
 	TB_RATE_MBIT=$1
 }
 
-# tb_bottleneck_shaper RATE_MBIT: shaping only (tbf), no ECN.
-tb_bottleneck_shaper() {
-	tb_bottleneck tbf rate "${1}mbit" burst "$(tb_burst)" limit 2000000
-	TB_RATE_MBIT=$1
-}
-
 # tb_bottleneck_phantom RATE_MBIT [OPTION...]: the phantom qdisc (our
 # switch port) shaping to RATE with the shaper burst above, unless the
 # options give their own 'burst'; the other options go to tc as they are.
