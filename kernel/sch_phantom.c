@@ -45,11 +45,12 @@
 #include "phantom_core.h"
 #include "uapi/sch_phantom.h"
 
+/* Defaults; the ramps' thresholds are fractions (ppm) of their capacity. */
 #define PHANTOM_DEF_LIMIT	1000000	/* bytes, Uno Sec. 5.1 (htsim: 10^6) */
 #define PHANTOM_DEF_ECN_MIN	200000	/* 20 % of limit, SMaRTT Sec. III-J */
 #define PHANTOM_DEF_ECN_MAX	800000	/* 80 % */
 #define PHANTOM_DEF_PQ_RATE	900000	/* 90 % of rate, Uno Sec. 4.1.3 */
-#define PHANTOM_DEF_PQ_MIN	20000	/* 2 % of phantom-size */
+#define PHANTOM_DEF_PQ_MIN	20000	/* 2 % of phantom-size (htsim) */
 #define PHANTOM_DEF_PQ_MAX	600000	/* 60 % */
 #define PHANTOM_DEF_TRIM_DSCP	0x3e	/* ours: SMaRTT names no DSCP */
 #define PHANTOM_DEF_TRIM_LIMIT	65536	/* bytes */
@@ -394,19 +395,41 @@ static void phantom_reset(struct Qdisc *sch)
 	qdisc_watchdog_cancel(&q->watchdog);
 }
 
+static struct netlink_range_validation phantom_rate_range = {
+	.min = 1,
+	.max = PHANTOM_RATE_MAX,
+};
+
+static struct netlink_range_validation phantom_pq_rate_range = {
+	.min = 1,
+	.max = TC_PHANTOM_ONE,
+};
+
+static struct netlink_range_validation phantom_burst_range = {
+	.max = TC_PHANTOM_BURST_MAX,
+};
+
+/*
+ * Ranges of single values live here; phantom_cfg_check() checks what
+ * depends on another value or on the device.
+ */
 static const struct nla_policy phantom_policy[TCA_PHANTOM_MAX + 1] = {
-	[TCA_PHANTOM_RATE]	 = { .type = NLA_U64 },
+	[TCA_PHANTOM_PAD]	 = { .type = NLA_REJECT },
+	[TCA_PHANTOM_RATE]	 = NLA_POLICY_FULL_RANGE(NLA_U64,
+							 &phantom_rate_range),
 	[TCA_PHANTOM_LIMIT]	 = { .type = NLA_U32 },
 	[TCA_PHANTOM_ECN_MIN]	 = { .type = NLA_U32 },
 	[TCA_PHANTOM_ECN_MAX]	 = { .type = NLA_U32 },
-	[TCA_PHANTOM_PQ_RATE]	 = { .type = NLA_U32 },
+	[TCA_PHANTOM_PQ_RATE]	 = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &phantom_pq_rate_range),
 	[TCA_PHANTOM_PQ_SIZE]	 = { .type = NLA_U32 },
 	[TCA_PHANTOM_PQ_MIN]	 = { .type = NLA_U32 },
 	[TCA_PHANTOM_PQ_MAX]	 = { .type = NLA_U32 },
 	[TCA_PHANTOM_TRIM]	 = { .type = NLA_U32 },
-	[TCA_PHANTOM_TRIM_DSCP]	 = { .type = NLA_U8 },
+	[TCA_PHANTOM_TRIM_DSCP]	 = NLA_POLICY_MAX(NLA_U8, PHANTOM_DSCP_MAX),
 	[TCA_PHANTOM_TRIM_LIMIT] = { .type = NLA_U32 },
-	[TCA_PHANTOM_BURST]	 = { .type = NLA_U32 },
+	[TCA_PHANTOM_BURST]	 = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &phantom_burst_range),
 };
 
 static void phantom_get_u32(u32 *val, const struct nlattr *attr)
@@ -434,6 +457,38 @@ static void phantom_cfg_merge(struct phantom_cfg *cfg, struct nlattr **tb)
 		cfg->trim_dscp = nla_get_u8(tb[TCA_PHANTOM_TRIM_DSCP]);
 }
 
+/* Set @x, unless given, to @ppm of @ref. */
+static void phantom_derive(u32 *x, const struct nlattr *given, u32 ref, u32 ppm)
+{
+	if (!given)
+		*x = (u32)phantom_ppm_of(ref, ppm);
+}
+
+/*
+ * Defaults of a new qdisc that follow from the sizes it was given. A change
+ * keeps every value it does not give, in bytes, as RED keeps its thresholds.
+ */
+static void phantom_cfg_derive(struct phantom_cfg *cfg, struct nlattr **tb,
+			       const struct net_device *dev)
+{
+	struct phantom_params *p = &cfg->core;
+
+	/* The phantom queue starts as large as the real one. */
+	if (!tb[TCA_PHANTOM_PQ_SIZE])
+		p->pq_size = p->limit;
+	phantom_derive(&p->ecn_min, tb[TCA_PHANTOM_ECN_MIN], p->limit,
+		       PHANTOM_DEF_ECN_MIN);
+	phantom_derive(&p->ecn_max, tb[TCA_PHANTOM_ECN_MAX], p->limit,
+		       PHANTOM_DEF_ECN_MAX);
+	phantom_derive(&p->pq_min, tb[TCA_PHANTOM_PQ_MIN], p->pq_size,
+		       PHANTOM_DEF_PQ_MIN);
+	phantom_derive(&p->pq_max, tb[TCA_PHANTOM_PQ_MAX], p->pq_size,
+		       PHANTOM_DEF_PQ_MAX);
+	/* The shaper's bucket holds two packets of the MTU. */
+	if (!tb[TCA_PHANTOM_BURST])
+		cfg->burst = 2 * psched_mtu(dev);
+}
+
 /* The attribute to blame: the first of @a, @b that was given. */
 static const struct nlattr *phantom_blame(struct nlattr **tb, int a, int b)
 {
@@ -448,14 +503,8 @@ static int phantom_cfg_check(const struct phantom_cfg *cfg, struct nlattr **tb,
 	const struct phantom_params *p = &cfg->core;
 
 	if (!p->rate) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_RATE],
-				    "rate is required and must not be zero");
+		NL_SET_ERR_MSG(extack, "rate is required");
 		return -EINVAL;
-	}
-	if (p->rate > PHANTOM_RATE_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_RATE],
-				    "rate is above 80 Tbit/s");
-		return -ERANGE;
 	}
 	if (p->limit < psched_mtu(dev)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_LIMIT],
@@ -467,32 +516,12 @@ static int phantom_cfg_check(const struct phantom_cfg *cfg, struct nlattr **tb,
 				    "burst is smaller than one packet of the device MTU");
 		return -EINVAL;
 	}
-	if (cfg->burst > TC_PHANTOM_BURST_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_BURST],
-				    "burst is above 64 MiB");
-		return -ERANGE;
-	}
-	if (p->ecn_max > TC_PHANTOM_ONE) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_ECN_MAX],
-				    "ecn-max is above 100% of limit");
-		return -ERANGE;
-	}
 	if (p->ecn_min > p->ecn_max) {
 		NL_SET_ERR_MSG_ATTR(extack,
 				    phantom_blame(tb, TCA_PHANTOM_ECN_MIN,
 						  TCA_PHANTOM_ECN_MAX),
 				    "ecn-min is above ecn-max");
 		return -EINVAL;
-	}
-	if (!p->pq_rate || p->pq_rate > TC_PHANTOM_ONE) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_PQ_RATE],
-				    "phantom-rate must be above 0 and at most 100% of rate");
-		return -ERANGE;
-	}
-	if (p->pq_max > TC_PHANTOM_ONE) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_PQ_MAX],
-				    "phantom-max is above 100% of phantom-size");
-		return -ERANGE;
 	}
 	if (p->pq_min > p->pq_max) {
 		NL_SET_ERR_MSG_ATTR(extack,
@@ -513,11 +542,6 @@ static int phantom_cfg_check(const struct phantom_cfg *cfg, struct nlattr **tb,
 						  TCA_PHANTOM_TRIM),
 				    "trim-limit cannot hold one trimmed header");
 		return -EINVAL;
-	}
-	if (cfg->trim_dscp > PHANTOM_DSCP_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PHANTOM_TRIM_DSCP],
-				    "trim-dscp is above 63");
-		return -ERANGE;
 	}
 	return 0;
 }
@@ -545,12 +569,8 @@ static int __phantom_change(struct Qdisc *sch, struct nlattr *opt, bool create,
 
 	cfg = q->cfg;
 	phantom_cfg_merge(&cfg, tb);
-	/* Unless given, the phantom queue starts as large as the real one. */
-	if (create && !tb[TCA_PHANTOM_PQ_SIZE])
-		cfg.core.pq_size = cfg.core.limit;
-	/* Unless given, the shaper's bucket holds two packets of the MTU. */
-	if (create && !tb[TCA_PHANTOM_BURST])
-		cfg.burst = 2 * psched_mtu(dev);
+	if (create)
+		phantom_cfg_derive(&cfg, tb, dev);
 	err = phantom_cfg_check(&cfg, tb, dev, extack);
 	if (err)
 		return err;
@@ -587,11 +607,7 @@ static int phantom_init(struct Qdisc *sch, struct nlattr *opt,
 	}
 
 	cfg->core.limit = PHANTOM_DEF_LIMIT;
-	cfg->core.ecn_min = PHANTOM_DEF_ECN_MIN;
-	cfg->core.ecn_max = PHANTOM_DEF_ECN_MAX;
 	cfg->core.pq_rate = PHANTOM_DEF_PQ_RATE;
-	cfg->core.pq_min = PHANTOM_DEF_PQ_MIN;
-	cfg->core.pq_max = PHANTOM_DEF_PQ_MAX;
 	cfg->trim_dscp = PHANTOM_DEF_TRIM_DSCP;
 	cfg->trim_limit = PHANTOM_DEF_TRIM_LIMIT;
 

@@ -21,7 +21,8 @@
  * ramps; a mark is put down to the real queue when its ramp alone marks.
  *
  * Everything is integer: time in ns (u64, compared modulo 2^64), rates in
- * bytes per second, sizes in bytes, fractions in parts per million. The
+ * bytes per second, sizes and thresholds in bytes (as RED's), the one
+ * fraction, the drain rate's share of the line rate, in parts per million. The
  * counter drains exactly: the part of a byte already drained but not yet
  * taken off is carried over in units of 10^-9 byte, so its level does not
  * depend on how often it is updated. No division is done per packet, except
@@ -57,18 +58,19 @@ static inline u64 phantom_ppm_of(u64 ref, u32 ppm)
 /*
  * Linear marking ramp over an occupancy in bytes: never at or below @min,
  * always at or above @max, with probability (q - min) / (max - min) in
- * between. min == max is a step at that threshold.
+ * between. min == max is a step at that threshold. The real backlog never
+ * exceeds the limit (but for packets queued before a change lowered it),
+ * so a real-queue ramp with min == max == limit never marks.
  */
 struct phantom_ramp {
 	u32 min;
 	u32 max;
 };
 
-static inline void phantom_ramp_set(struct phantom_ramp *r, u32 ref,
-				    u32 min_ppm, u32 max_ppm)
+static inline void phantom_ramp_set(struct phantom_ramp *r, u32 min, u32 max)
 {
-	r->min = (u32)phantom_ppm_of(ref, min_ppm);
-	r->max = (u32)phantom_ppm_of(ref, max_ppm);
+	r->min = min;
+	r->max = max;
 }
 
 /*
@@ -131,7 +133,7 @@ static inline void phantom_pq_drain(struct phantom_pq *pq, u64 now)
 	 * sum stays below 2^63.
 	 */
 	gone = core_div_u32_rem((u64)dt * pq->rate + pq->debt,
-			       PHANTOM_NSEC_PER_SEC, &debt);
+				PHANTOM_NSEC_PER_SEC, &debt);
 	if (gone >= pq->bytes) {
 		pq->bytes = 0;
 		pq->debt = 0;
@@ -274,11 +276,11 @@ static inline u64 phantom_bucket_send(struct phantom_bucket *b, u64 now,
 struct phantom_params {
 	u64 rate;	/* line rate, bytes per second */
 	u32 limit;	/* real queue capacity, bytes */
-	u32 ecn_min;	/* real-queue ramp, ppm of limit */
+	u32 ecn_min;	/* real-queue ramp, bytes of backlog */
 	u32 ecn_max;
 	u32 pq_rate;	/* phantom drain rate, ppm of rate */
 	u32 pq_size;	/* phantom capacity, bytes; 0: off */
-	u32 pq_min;	/* phantom ramp, ppm of pq_size */
+	u32 pq_min;	/* phantom ramp, bytes of occupancy */
 	u32 pq_max;
 };
 
@@ -298,8 +300,8 @@ enum phantom_verdict {
 static inline void phantom_configure(struct phantom_state *st,
 				     const struct phantom_params *p, u64 now)
 {
-	phantom_ramp_set(&st->ecn, p->limit, p->ecn_min, p->ecn_max);
-	phantom_ramp_set(&st->pq_ramp, p->pq_size, p->pq_min, p->pq_max);
+	phantom_ramp_set(&st->ecn, p->ecn_min, p->ecn_max);
+	phantom_ramp_set(&st->pq_ramp, p->pq_min, p->pq_max);
 	phantom_pq_config(&st->pq, phantom_ppm_of(p->rate, p->pq_rate),
 			  p->pq_size, now);
 }

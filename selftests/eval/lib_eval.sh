@@ -95,8 +95,10 @@ ev_port() {
 	fi
 	$TC -n "$(tb_ns "$TB_BOTTLENECK_NS")" qdisc del dev "$TB_BOTTLENECK_DEV" root 2>/dev/null
 	case "$1" in
-	uno) tb_bottleneck_phantom $EV_RATE limit $EV_LIMIT ecn-min 100% ecn-max 100% \
-		phantom-rate 90% phantom-size $EV_PQ_SIZE phantom-min 2% phantom-max 60% ;;
+	uno) tb_bottleneck_phantom $EV_RATE limit $EV_LIMIT ecn-min $EV_LIMIT \
+		ecn-max $EV_LIMIT phantom-rate 90% phantom-size $EV_PQ_SIZE \
+		phantom-min $((EV_PQ_SIZE * 2 / 100)) \
+		phantom-max $((EV_PQ_SIZE * 60 / 100)) ;;
 	*) tb_bottleneck_phantom $EV_RATE limit $EV_LIMIT ecn-min $EV_KMIN ecn-max $EV_KMAX \
 		phantom-size 0 ;;
 	esac

@@ -29,9 +29,9 @@ batch() {
 		_rate=$(echo "50 100 200 500 1000" | cut -d' ' -f$((_c % 5 + 1)))
 		case $((_c % 4)) in
 		0) _o="limit 20kb trim 64" ;;
-		1) _o="limit 100kb phantom-size 0 ecn-min 10% ecn-max 10%" ;;
-		2) _o="phantom-size 300kb phantom-min 0% phantom-max 1% burst 8kb" ;;
-		3) _o="limit 8100 trim 64 trim-limit 4100 ecn-min 100% ecn-max 100%" ;;
+		1) _o="limit 100kb phantom-size 0 ecn-min 10kb ecn-max 10kb" ;;
+		2) _o="phantom-size 300kb phantom-min 0 phantom-max 3kb burst 8kb" ;;
+		3) _o="limit 8100 trim 64 trim-limit 4100 ecn-min 8100 ecn-max 8100" ;;
 		esac
 		if [ $((_c % 2)) = 0 ]; then _verb=add; else _verb=replace; fi
 		echo "qdisc $_verb dev p0 root handle 1: phantom rate ${_rate}mbit $_o"

@@ -5,13 +5,13 @@
 # the phantom qdisc at 50 Mbit/s (less where ph_port_rate says so, with
 # phases as much longer: at 100 a 2 GHz host's TCG VM, capturing every
 # packet, delivered 0.73-0.85 of the 1.05 x rate asked), with the
-# real-queue ramp off (ecn-min/ecn-max 100 %), a 2 MB phantom queue
+# real-queue ramp off (ecn-min/ecn-max at the limit), a 2 MB phantom queue
 # draining at 90 % of the rate and its ramp from 25 % to 75 % (500 KB to
 # 1.5 MB):
 #
 #  * at 0.85 x rate the counter drains faster than it fills: no marks;
 #  * at 1.05 x rate it fills at (arrival - 0.9 x rate), 0.15 x rate, so
-#    marks begin after the fill time t_fill = phantom-min x phantom-size /
+#    marks begin after the fill time t_fill = phantom-min /
 #    (arrival - phantom-rate x rate), about 530 ms, and the CE fraction
 #    then rises along the ramp to 1 at about 1.6 s (5.3 bins of BIN
 #    whatever the rate; times scale as 50 Mbit/s / rate). (The source is paced
@@ -60,9 +60,9 @@ DRAIN=$((C * PQ_RATE_PCT / 100))
 # SECONDS, captured at the port; leaves the qdisc's counters in
 # $TB_RUN/NAME.qdisc.json and the packets in $TB_RUN/NAME.pkts.
 phase() {
-	ph_udp_phase "$1" "$2" "$3" limit 4000000 ecn-min 100% ecn-max 100% \
+	ph_udp_phase "$1" "$2" "$3" limit 4000000 ecn-min 4000000 ecn-max 4000000 \
 		phantom-rate $PQ_RATE_PCT% phantom-size $PQ_SIZE \
-		phantom-min $PQ_MIN_PCT% phantom-max $PQ_MAX_PCT%
+		phantom-min $KMIN phantom-max $KMAX
 	tb_check "${1}_packets_lost" "$(awk '{ n[$2]++ } END { print n[0] - n[1] }' \
 		"$TB_RUN/$1.pkts")" "==" 0
 }

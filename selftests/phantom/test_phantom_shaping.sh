@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shaping accuracy of the phantom qdisc: one cubic flow through a dumbbell
 # whose bottleneck is the phantom qdisc with marking off (ecn-min/ecn-max
-# 100 %, phantom-size 0), at 100, 200 and 300 Mbit/s (300 is the
+# at the limit, phantom-size 0), at 100, 200 and 300 Mbit/s (300 is the
 # evaluation's rate: a 2 GHz host's TCG VM put 37 % less than 1 Gbit/s on
 # the wire), or at a third, two thirds and all of the rate tb_port_rate
 # allows where the VM forwards less than four times 300 (at 1.25 x,
@@ -38,6 +38,7 @@
 WARMUP=3
 WINDOW=12
 TOL=0.03
+LIMIT=1000000			# bytes; ecn-min = ecn-max = limit: no marks
 MSS=$((TB_MTU - 40 - 12))
 FRAME=$((TB_MTU + 14))
 
@@ -59,7 +60,8 @@ measure_third() {
 	rate=$((TB_PORT_MBIT * $1 / 30 * 10))
 	[ "$rate" -ge 10 ] || tb_skip "the VM is saturated even at $TB_PORT_MBIT Mbit/s"
 	burst=$(tb_stall_burst "$rate")
-	tb_bottleneck_phantom "$rate" burst "$burst" ecn-min 100% ecn-max 100% phantom-size 0
+	tb_bottleneck_phantom "$rate" burst "$burst" limit $LIMIT ecn-min $LIMIT \
+		ecn-max $LIMIT phantom-size 0
 	tb_flow h1 cubic 0 > /dev/null
 	sleep $WARMUP
 	stall0=$(tb_qdisc_counter tor p0 stall_ns) idle0=$(tb_qdisc_counter tor p0 idle_ns)

@@ -35,7 +35,7 @@ FULL_PKTS=$((LIMIT / FRAME))
 
 # phase NAME FACTOR SECONDS: as in test_phantom_marking.sh.
 phase() {
-	ph_udp_phase "$1" "$2" "$3" limit $LIMIT ecn-min 100% ecn-max 100% phantom-size 0 \
+	ph_udp_phase "$1" "$2" "$3" limit $LIMIT ecn-min $LIMIT ecn-max $LIMIT phantom-size 0 \
 		trim $TRIM
 }
 

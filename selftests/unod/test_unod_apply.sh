@@ -29,7 +29,7 @@ trtt_factor = 2048
 dev = "ua0"
 rate = "200mbit"
 limit = "400kb"
-ecn-min = "10%"
+ecn-min = "40kb"
 phantom-rate = "90%"
 phantom-size = 100000
 CONF
@@ -50,8 +50,18 @@ $UNOCTL -j qdisc show dev ua0 > "$OUT_DIR/qdisc.json"
 tb_check qdisc_kind "$(jq '.[0].kind' "$OUT_DIR/qdisc.json")" == '"phantom"'
 tb_check qdisc_rate "$(jq '.[0].options.rate' "$OUT_DIR/qdisc.json")" == 25000000
 tb_check qdisc_limit "$(jq '.[0].options.limit' "$OUT_DIR/qdisc.json")" == 409600
-tb_check qdisc_phantom_rate "$(jq '.[0].options.phantom_rate_pct' "$OUT_DIR/qdisc.json")" == 90
+tb_check qdisc_phantom_rate "$(jq '.[0].options.phantom_rate' "$OUT_DIR/qdisc.json")" == 90
+# Thresholds in bytes, as written; one not written follows its size at
+# creation (phantom-min: 2 % of phantom-size).
+tb_check qdisc_ecn_min "$(jq '.[0].options.ecn_min' "$OUT_DIR/qdisc.json")" == 40960
+tb_check qdisc_phantom_min "$(jq '.[0].options.phantom_min' "$OUT_DIR/qdisc.json")" == 2000
 tb_check tc_agrees "$($TC qdisc show dev ua0 | grep -c 'phantom.*rate 200Mbit')" == 1
+$TC -j qdisc show dev ua0 > "$OUT_DIR/tc-qdisc.json"
+for key in limit ecn_min ecn_max phantom_rate phantom_size phantom_min phantom_max; do
+	# A key missing from either side (null) fails.
+	tc_val=$(jq ".[0].options.$key // -1" "$OUT_DIR/tc-qdisc.json")
+	tb_check "tc_agrees_$key" "$tc_val" == "$(jq ".[0].options.$key // -2" "$OUT_DIR/qdisc.json")"
+done
 $UNOCTL qdisc show dev ua0
 
 # Module behaviour: a uno flow starts with one BDP of window and the base

@@ -139,18 +139,30 @@ std::optional<uint32_t> size_of(const toml::node &n)
 	return static_cast<uint32_t>(*v);
 }
 
-// A threshold: "N%" of a reference, or a size that needs the reference.
-struct Thresh {
-	bool bytes;
-	uint32_t val;
-	const toml::node *node;
-};
+// The option of [[qdisc]] named @key that holds a size in bytes, if any.
+std::optional<uint32_t> *size_field(PhantomOpts &o, const std::string &key)
+{
+	static const std::pair<const char *, std::optional<uint32_t> PhantomOpts::*> fields[] = {
+		{ "limit", &PhantomOpts::limit },
+		{ "ecn-min", &PhantomOpts::ecn_min },
+		{ "ecn-max", &PhantomOpts::ecn_max },
+		{ "phantom-size", &PhantomOpts::pq_size },
+		{ "phantom-min", &PhantomOpts::pq_min },
+		{ "phantom-max", &PhantomOpts::pq_max },
+		{ "trim-limit", &PhantomOpts::trim_limit },
+		{ "burst", &PhantomOpts::burst },
+	};
+
+	for (const auto &[name, member] : fields)
+		if (key == name)
+			return &(o.*member);
+	return nullptr;
+}
 
 std::optional<QdiscConf> Parser::qdisc(const toml::table &t)
 {
 	QdiscConf q;
 	PhantomOpts &o = q.opts;
-	std::map<std::string, Thresh> thresh;
 	size_t before = errors.size();
 
 	for (const auto &[k, np] : in_file_order(t)) {
@@ -172,29 +184,12 @@ std::optional<QdiscConf> Parser::qdisc(const toml::table &t)
 				bad("expected a rate such as \"1gbit\" or \"500mbit\"");
 			else
 				o.rate = r;
-		} else if (k == "limit" || k == "phantom-size" || k == "trim-limit" || k == "burst") {
+		} else if (auto field = size_field(o, k)) {
 			auto v = size_of(node);
 			if (!v)
 				bad("expected a size in bytes (or with a unit: \"64kb\", \"1mb\")");
-			else if (k == "limit")
-				o.limit = v;
-			else if (k == "phantom-size")
-				o.pq_size = v;
-			else if (k == "trim-limit")
-				o.trim_limit = v;
 			else
-				o.burst = v;
-		} else if (k == "ecn-min" || k == "ecn-max" || k == "phantom-min" ||
-			   k == "phantom-max") {
-			auto s = node.as_string();
-			std::optional<uint32_t> ppm = s ? parse_percent_ppm(s->get()) : std::nullopt;
-			if (ppm) {
-				thresh[k] = { false, *ppm, &node };
-			} else if (auto v = size_of(node)) {
-				thresh[k] = { true, *v, &node };
-			} else {
-				bad("expected a percentage (\"20%\") or a size in bytes");
-			}
+				*field = v;
 		} else if (k == "phantom-rate") {
 			auto s = node.as_string();
 			auto ppm = s ? parse_percent_ppm(s->get()) : std::nullopt;
@@ -226,29 +221,6 @@ std::optional<QdiscConf> Parser::qdisc(const toml::table &t)
 	if (!t.contains("rate"))
 		error(t, "[[qdisc]]: 'rate' is required");
 
-	// Bytes to ppm of their reference, rounded up as tc's q_phantom does.
-	auto resolve = [&](const char *key, std::optional<uint32_t> &out,
-			   const std::optional<uint32_t> &ref, const char *ref_key) {
-		auto it = thresh.find(key);
-		if (it == thresh.end())
-			return;
-		const Thresh &th = it->second;
-		if (!th.bytes) {
-			out = th.val;
-			return;
-		}
-		if (!ref || !*ref) {
-			error(*th.node, std::string("qdisc.") + key + ": in bytes needs a non-zero '" +
-						ref_key + "' in the same [[qdisc]]");
-			return;
-		}
-		uint64_t ppm = ((uint64_t)th.val * TC_PHANTOM_ONE + *ref - 1) / *ref;
-		out = static_cast<uint32_t>(std::min<uint64_t>(ppm, UINT32_MAX));
-	};
-	resolve("ecn-min", o.ecn_min, o.limit, "limit");
-	resolve("ecn-max", o.ecn_max, o.limit, "limit");
-	resolve("phantom-min", o.pq_min, o.pq_size, "phantom-size");
-	resolve("phantom-max", o.pq_max, o.pq_size, "phantom-size");
 	if (errors.size() != before)
 		return std::nullopt;
 	return q;

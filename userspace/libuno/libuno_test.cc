@@ -135,11 +135,11 @@ trtt_factor = 2048
 dev = "eth0"
 rate = "1gbit"
 limit = "200kb"
-ecn-min = "10%"
-ecn-max = 102400        # bytes, against limit
+ecn-min = "20kb"
+ecn-max = 102400        # bytes
 phantom-rate = "90%"
 phantom-size = 100000
-phantom-min = "20%"
+phantom-min = 2000
 trim = "off"
 burst = 64000
 
@@ -163,11 +163,11 @@ TEST(Config, GoodFile)
 	EXPECT_EQ(c.qdiscs[0].dev, "eth0");
 	EXPECT_EQ(o.rate, 125000000u);
 	EXPECT_EQ(o.limit, 204800u);
-	EXPECT_EQ(o.ecn_min, 100000u);
-	EXPECT_EQ(o.ecn_max, 500000u);
+	EXPECT_EQ(o.ecn_min, 20480u);
+	EXPECT_EQ(o.ecn_max, 102400u);
 	EXPECT_EQ(o.pq_rate, 900000u);
 	EXPECT_EQ(o.pq_size, 100000u);
-	EXPECT_EQ(o.pq_min, 200000u);
+	EXPECT_EQ(o.pq_min, 2000u);
 	EXPECT_EQ(o.trim, 0u);
 	EXPECT_EQ(o.burst, 64000u);
 	EXPECT_FALSE(o.trim_dscp);
@@ -214,8 +214,8 @@ const BadFile kBadFiles[] = {
 	  "qdisc.limit: expected a size" },
 	{ "negative size", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\nburst = -1\n", 4,
 	  "qdisc.burst" },
-	{ "bytes without limit", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\necn-min = 1000\n", 4,
-	  "needs a non-zero 'limit'" },
+	{ "threshold in percent", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\necn-min = \"10%\"\n", 4,
+	  "qdisc.ecn-min: expected a size" },
 	{ "bad percent", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\nphantom-rate = 0.9\n", 4,
 	  "expected a percentage" },
 	{ "bad trim", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\ntrim = \"on\"\n", 4, "qdisc.trim" },

@@ -59,7 +59,8 @@ std::optional<NlAck> parse_ack(const nlmsghdr *nlh);
 
 // --- rtnetlink: the phantom qdisc ----------------------------------------
 
-// TCA_PHANTOM_* options; thresholds are ppm, as on the wire.
+// TCA_PHANTOM_* options, in the units of the wire: sizes and thresholds in
+// bytes, pq_rate in ppm of rate.
 struct PhantomOpts {
 	std::optional<uint64_t> rate; // bytes/s
 	std::optional<uint32_t> limit;

@@ -21,18 +21,18 @@ static void explain(void)
 {
 	fprintf(stderr,
 		"Usage: ... phantom rate RATE [ limit BYTES ]\n"
-		"		[ ecn-min BYTES|PERCENT%% ] [ ecn-max BYTES|PERCENT%% ]\n"
+		"		[ ecn-min BYTES ] [ ecn-max BYTES ]\n"
 		"		[ phantom-rate PERCENT%% ] [ phantom-size BYTES ]\n"
-		"		[ phantom-min BYTES|PERCENT%% ] [ phantom-max BYTES|PERCENT%% ]\n"
+		"		[ phantom-min BYTES ] [ phantom-max BYTES ]\n"
 		"		[ trim off|BYTES ] [ trim-dscp DSCP ] [ trim-limit BYTES ]\n"
 		"		[ burst BYTES ]\n"
 		"rate is the shaping rate, burst the bytes it may send back to back\n"
-		"(as tbf's burst); PERCENT is of limit (ecn-*), of rate\n"
-		"(phantom-rate) or of phantom-size (phantom-min, phantom-max).\n"
-		"A threshold in BYTES needs limit or phantom-size on the same line.\n");
+		"(as tbf's burst), phantom-rate the phantom queue's drain rate in\n"
+		"percent of rate. ecn-* mark over the real backlog, phantom-* over\n"
+		"the phantom occupancy, as red's min and max.\n");
 }
 
-/* "20%" or "2.5%" to parts per million; above 100 % is the kernel's call. */
+/* "90%" or "2.5%" to parts per million; above 100 % is the kernel's call. */
 static int get_ppm(__u32 *ppm, const char *arg)
 {
 	char *end;
@@ -43,47 +43,6 @@ static int get_ppm(__u32 *ppm, const char *arg)
 		return -1;
 	*ppm = (__u32)(pct * 10000 + 0.5);
 	return 0;
-}
-
-/* A threshold, in percent or in bytes of a reference size. */
-struct phantom_thresh {
-	bool set;
-	bool bytes;
-	__u32 val;	/* ppm, or bytes */
-};
-
-static void get_thresh(struct phantom_thresh *t, const char *key,
-		       const char *arg)
-{
-	if (t->set)
-		duparg(key, arg);
-	t->set = true;
-	t->bytes = !strchr(arg, '%');
-	if (t->bytes ? get_size(&t->val, arg) : get_ppm(&t->val, arg))
-		invarg("invalid size or percentage", arg);
-}
-
-/* Add @t as ppm of @ref; bytes need the reference on the command line. */
-static int add_thresh(struct nlmsghdr *n, int type,
-		      const struct phantom_thresh *t, const char *key,
-		      bool have_ref, __u32 ref, const char *ref_key)
-{
-	__u64 ppm;
-
-	if (!t->set)
-		return 0;
-	if (!t->bytes)
-		return addattr32(n, PHANTOM_MAXLEN, type, t->val);
-	if (!have_ref || !ref) {
-		fprintf(stderr,
-			"phantom: %s in bytes needs a non-zero %s on the same command line\n",
-			key, ref_key);
-		return -1;
-	}
-	/* Round up, so that the kernel's floor gives back at least t->val. */
-	ppm = ((__u64)t->val * TC_PHANTOM_ONE + ref - 1) / ref;
-	return addattr32(n, PHANTOM_MAXLEN, type,
-			 ppm > UINT32_MAX ? UINT32_MAX : (__u32)ppm);
 }
 
 static void get_bytes(__u32 *val, bool *have, const char *key, const char *arg)
@@ -98,11 +57,13 @@ static void get_bytes(__u32 *val, bool *have, const char *key, const char *arg)
 static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			     struct nlmsghdr *n, const char *dev)
 {
-	struct phantom_thresh ecn_min = {}, ecn_max = {}, pq_min = {}, pq_max = {};
 	bool have_rate = false, have_limit = false, have_pq_rate = false;
 	bool have_pq_size = false, have_trim = false, have_dscp = false;
 	bool have_trim_limit = false, have_burst = false;
+	bool have_ecn_min = false, have_ecn_max = false;
+	bool have_pq_min = false, have_pq_max = false;
 	__u32 limit = 0, pq_rate = 0, pq_size = 0, trim = 0, trim_limit = 0;
+	__u32 ecn_min = 0, ecn_max = 0, pq_min = 0, pq_max = 0;
 	__u32 burst = 0;
 	struct rtattr *tail;
 	__u64 rate = 0;
@@ -126,10 +87,10 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			get_bytes(&limit, &have_limit, "limit", *argv);
 		} else if (strcmp(*argv, "ecn-min") == 0) {
 			NEXT_ARG();
-			get_thresh(&ecn_min, "ecn-min", *argv);
+			get_bytes(&ecn_min, &have_ecn_min, "ecn-min", *argv);
 		} else if (strcmp(*argv, "ecn-max") == 0) {
 			NEXT_ARG();
-			get_thresh(&ecn_max, "ecn-max", *argv);
+			get_bytes(&ecn_max, &have_ecn_max, "ecn-max", *argv);
 		} else if (strcmp(*argv, "phantom-rate") == 0) {
 			NEXT_ARG();
 			if (have_pq_rate)
@@ -142,10 +103,10 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			get_bytes(&pq_size, &have_pq_size, "phantom-size", *argv);
 		} else if (strcmp(*argv, "phantom-min") == 0) {
 			NEXT_ARG();
-			get_thresh(&pq_min, "phantom-min", *argv);
+			get_bytes(&pq_min, &have_pq_min, "phantom-min", *argv);
 		} else if (strcmp(*argv, "phantom-max") == 0) {
 			NEXT_ARG();
-			get_thresh(&pq_max, "phantom-max", *argv);
+			get_bytes(&pq_max, &have_pq_max, "phantom-max", *argv);
 		} else if (strcmp(*argv, "trim") == 0) {
 			NEXT_ARG();
 			if (strcmp(*argv, "off") == 0) {
@@ -188,18 +149,18 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	     addattr64(n, PHANTOM_MAXLEN, TCA_PHANTOM_RATE, rate)) ||
 	    (have_limit &&
 	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_LIMIT, limit)) ||
-	    add_thresh(n, TCA_PHANTOM_ECN_MIN, &ecn_min, "ecn-min",
-		       have_limit, limit, "limit") ||
-	    add_thresh(n, TCA_PHANTOM_ECN_MAX, &ecn_max, "ecn-max",
-		       have_limit, limit, "limit") ||
+	    (have_ecn_min &&
+	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_ECN_MIN, ecn_min)) ||
+	    (have_ecn_max &&
+	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_ECN_MAX, ecn_max)) ||
 	    (have_pq_rate &&
 	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_PQ_RATE, pq_rate)) ||
 	    (have_pq_size &&
 	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_PQ_SIZE, pq_size)) ||
-	    add_thresh(n, TCA_PHANTOM_PQ_MIN, &pq_min, "phantom-min",
-		       have_pq_size, pq_size, "phantom-size") ||
-	    add_thresh(n, TCA_PHANTOM_PQ_MAX, &pq_max, "phantom-max",
-		       have_pq_size, pq_size, "phantom-size") ||
+	    (have_pq_min &&
+	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_PQ_MIN, pq_min)) ||
+	    (have_pq_max &&
+	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_PQ_MAX, pq_max)) ||
 	    (have_trim &&
 	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_TRIM, trim)) ||
 	    (have_dscp &&
@@ -254,12 +215,12 @@ static int phantom_print_opt(struct qdisc_util *qu, FILE *f,
 	if (a)
 		tc_print_rate(PRINT_ANY, "rate", "rate %s ", rta_getattr_u64(a));
 	print_bytes(tb, TCA_PHANTOM_LIMIT, "limit", "limit %s ");
-	print_ppm(tb, TCA_PHANTOM_ECN_MIN, "ecn_min", "ecn-min %g%% ");
-	print_ppm(tb, TCA_PHANTOM_ECN_MAX, "ecn_max", "ecn-max %g%% ");
+	print_bytes(tb, TCA_PHANTOM_ECN_MIN, "ecn_min", "ecn-min %s ");
+	print_bytes(tb, TCA_PHANTOM_ECN_MAX, "ecn_max", "ecn-max %s ");
 	print_ppm(tb, TCA_PHANTOM_PQ_RATE, "phantom_rate", "phantom-rate %g%% ");
 	print_bytes(tb, TCA_PHANTOM_PQ_SIZE, "phantom_size", "phantom-size %s ");
-	print_ppm(tb, TCA_PHANTOM_PQ_MIN, "phantom_min", "phantom-min %g%% ");
-	print_ppm(tb, TCA_PHANTOM_PQ_MAX, "phantom_max", "phantom-max %g%% ");
+	print_bytes(tb, TCA_PHANTOM_PQ_MIN, "phantom_min", "phantom-min %s ");
+	print_bytes(tb, TCA_PHANTOM_PQ_MAX, "phantom_max", "phantom-max %s ");
 
 	a = attr_of(tb, TCA_PHANTOM_TRIM, sizeof(__u32));
 	if (a) {

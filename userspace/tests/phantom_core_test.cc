@@ -46,12 +46,12 @@ phantom_params uno_params()
 	phantom_params p{};
 	p.rate = 1000000000;	// C, bytes/s
 	p.limit = 1000000;	// real queue, 1 MB
-	p.ecn_min = 200000;	// 20 %
+	p.ecn_min = 200000;	// 20 % of limit
 	p.ecn_max = 800000;	// 80 %
 	p.pq_rate = 900000;	// 90 % of C = 9e8 B/s = 0.9 B/ns
 	p.pq_size = kPqSize;
-	p.pq_min = 20000;	// 2 %
-	p.pq_max = 600000;	// 60 %
+	p.pq_min = kPqMin;
+	p.pq_max = kPqMax;
 	return p;
 }
 
@@ -99,7 +99,7 @@ TEST(phantom_ramp, RealQueueBoundaries)
 {
 	phantom_ramp r{};
 
-	phantom_ramp_set(&r, 1000000, 200000, 800000);
+	phantom_ramp_set(&r, 200000, 800000);
 	ASSERT_EQ(r.min, 200000u);
 	ASSERT_EQ(r.max, 800000u);
 
@@ -122,7 +122,7 @@ TEST(phantom_ramp, ProbabilityIsLinear)
 {
 	phantom_ramp r{};
 
-	phantom_ramp_set(&r, 1000000, 200000, 800000);
+	phantom_ramp_set(&r, 200000, 800000);
 	// For q inside the ramp exactly ceil((q - min) * 2^32 / (max - min))
 	// of the 2^32 draws mark: p is linear to within 2^-32.
 	for (u32 q = 200001; q < 800000; q += 12345) {
@@ -141,18 +141,18 @@ TEST(phantom_ramp, StepWhenMinEqualsMax)
 {
 	phantom_ramp r{};
 
-	phantom_ramp_set(&r, 1000000, 500000, 500000);
+	phantom_ramp_set(&r, 500000, 500000);
 	EXPECT_FALSE(phantom_ramp_mark(&r, 500000, 0));
 	EXPECT_TRUE(phantom_ramp_mark(&r, 500001, 0xffffffff));
 }
 
-TEST(phantom_ramp, HundredPercentNeverMarksWithinLimit)
+TEST(phantom_ramp, AtTheLimitNeverMarksWithinLimit)
 {
 	phantom_ramp r{};
 
-	// ecn-min = ecn-max = 100 % switches the real ramp off: the backlog
+	// ecn-min = ecn-max = limit switches the real ramp off: the backlog
 	// never exceeds the limit.
-	phantom_ramp_set(&r, 1000000, PHANTOM_PPM_ONE, PHANTOM_PPM_ONE);
+	phantom_ramp_set(&r, 1000000, 1000000);
 	for (u32 q = 0; q <= 1000000; q += 1000)
 		EXPECT_FALSE(phantom_ramp_mark(&r, q, 0));
 }

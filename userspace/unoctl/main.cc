@@ -168,17 +168,13 @@ json phantom_json(const uno::QdiscInfo &q)
 	add("rate", o.rate);
 	add("limit", o.limit);
 	add("burst", o.burst);
-	if (o.ecn_min)
-		opts["ecn_min_pct"] = pct(*o.ecn_min);
-	if (o.ecn_max)
-		opts["ecn_max_pct"] = pct(*o.ecn_max);
+	add("ecn_min", o.ecn_min);
+	add("ecn_max", o.ecn_max);
 	if (o.pq_rate)
-		opts["phantom_rate_pct"] = pct(*o.pq_rate);
+		opts["phantom_rate"] = pct(*o.pq_rate); // percent, as tc -j
 	add("phantom_size", o.pq_size);
-	if (o.pq_min)
-		opts["phantom_min_pct"] = pct(*o.pq_min);
-	if (o.pq_max)
-		opts["phantom_max_pct"] = pct(*o.pq_max);
+	add("phantom_min", o.pq_min);
+	add("phantom_max", o.pq_max);
 	add("trim", o.trim);
 	add("trim_dscp", o.trim_dscp);
 	add("trim_limit", o.trim_limit);
@@ -202,6 +198,8 @@ json phantom_json(const uno::QdiscInfo &q)
 				{ "trimmed", x.trimmed },
 				{ "trim_drops", x.trim_drops },
 				{ "tail_drops", x.tail_drops },
+				{ "stall_ns", x.stall_ns },
+				{ "idle_ns", x.idle_ns },
 				{ "max_backlog", x.max_backlog },
 				{ "phantom_backlog", x.phantom_backlog },
 				{ "phantom_max_backlog", x.phantom_max_backlog },
@@ -222,17 +220,17 @@ void phantom_print(const uno::QdiscInfo &q)
 	if (o.burst)
 		std::printf(" burst %ub", *o.burst);
 	if (o.ecn_min)
-		std::printf(" ecn-min %g%%", pct(*o.ecn_min));
+		std::printf(" ecn-min %ub", *o.ecn_min);
 	if (o.ecn_max)
-		std::printf(" ecn-max %g%%", pct(*o.ecn_max));
+		std::printf(" ecn-max %ub", *o.ecn_max);
 	if (o.pq_rate)
 		std::printf(" phantom-rate %g%%", pct(*o.pq_rate));
 	if (o.pq_size)
 		std::printf(" phantom-size %ub", *o.pq_size);
 	if (o.pq_min)
-		std::printf(" phantom-min %g%%", pct(*o.pq_min));
+		std::printf(" phantom-min %ub", *o.pq_min);
 	if (o.pq_max)
-		std::printf(" phantom-max %g%%", pct(*o.pq_max));
+		std::printf(" phantom-max %ub", *o.pq_max);
 	if (o.trim) {
 		if (*o.trim)
 			std::printf(" trim %ub", *o.trim);
