@@ -40,8 +40,6 @@
  * Author: Uno for Linux developers
  */
 
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/inet_diag.h>
 #include <linux/module.h>
 #include <linux/version.h>
@@ -62,10 +60,10 @@ struct smartt {
 	u8 ece;				/* ECE of the ACK being processed */
 };
 
-static struct tcp_congestion_ops smartt_noecn;
+static struct tcp_congestion_ops tcp_smartt_noecn;
 
 /* The constants of the law, one instance read by every flow. */
-static struct smartt_params smartt_conf __read_mostly = SMARTT_PARAMS_DEFAULT;
+static struct smartt_params smartt_params __read_mostly = SMARTT_PARAMS_INIT;
 
 /*
  * Every parameter, described once: a module parameter and an entry of the
@@ -75,80 +73,90 @@ static struct smartt_params smartt_conf __read_mostly = SMARTT_PARAMS_DEFAULT;
  * connections (UNO_APPLY_ACK), except link_rate_mbps, bdp_ref, bdp_ref_mtu
  * and rtt_gain_*, applied when a flow's base RTT or MSS changes
  * (UNO_APPLY_REBASE), and init_cwnd and a non-zero base_rtt_us, read when
- * a connection starts (UNO_APPLY_NEW). What a flow caches from them
+ * a connection starts (UNO_APPLY_NEW), and pacing_gain going from 0 to
+ * non-zero (a socket that started unpaced stays unpaced). What a flow caches from them
  * (smartt_cache()) it derives again on the first ACK after a store, which
- * bumps smartt_conf.gen. The core is safe for any combination of values.
+ * bumps smartt_params.gen. The core is safe for any combination of values.
  * The list is in tcp_smartt_params.h.
  */
 
-SMARTT_PARAMS(UNO_NL_DEFINE_PARAM)
+TCP_SMARTT_PARAMS(UNO_NL_DEFINE_PARAM)
 
-static struct uno_nl_param *smartt_nl_params[] = {
-	SMARTT_PARAMS(UNO_NL_PARAM_REF)
+static struct uno_nl_param *tcp_smartt_params[] = {
+	TCP_SMARTT_PARAMS(UNO_NL_PARAM_REF)
 };
 
-static struct uno_nl_cc smartt_nl = {
+static struct uno_nl_cc tcp_smartt_nl = {
 	.name = "smartt",
-	.params = smartt_nl_params,
-	.n_params = ARRAY_SIZE(smartt_nl_params),
-	.gen = &smartt_conf.gen,
+	.params = tcp_smartt_params,
+	.n_params = ARRAY_SIZE(tcp_smartt_params),
+	.gen = &smartt_params.gen,
 };
 
-static u32 smartt_tcp_bytes(u32 pkts, u32 mss)
+static u32 tcp_smartt_bytes(u32 pkts, u32 mss)
 {
 	return (u32)min_t(u64, (u64)pkts * mss, U32_MAX);
 }
 
-static bool smartt_tcp_nscc(const struct smartt *ca)
+static bool tcp_smartt_nscc(const struct smartt *ca)
 {
 	return ca->st.flags & SMARTT_F_NSCC;
 }
 
 /*
- * Apply the byte window: whole segments, rounded up (the pacing rate holds
+ * The byte window in whole segments, rounded up (the pacing rate holds
  * the flow to the byte window; rounded down, a window of 2.9 segments
  * would keep 2 in flight), at least min_cwnd of them, never more than
  * snd_cwnd_clamp. A window under min_cwnd segments is left to the pacing
  * rate, which is computed from the byte window.
  */
-static void smartt_tcp_apply(struct sock *sk, const struct smartt *ca)
+static u32 tcp_smartt_segs(const struct tcp_sock *tp, const struct smartt *ca)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
+	u32 lo = max(READ_ONCE(smartt_params.min_cwnd), 1U);
+	u32 segs = DIV_ROUND_UP_ULL(ca->st.cwnd, max(tp->mss_cache, 1U));
+
+	return min(max(segs, lo), max(tp->snd_cwnd_clamp, 1U));
+}
+
+/* Hand the core's window and rate to TCP. */
+static void tcp_smartt_apply(struct sock *sk, const struct smartt *ca)
+{
 	unsigned long max_rate = READ_ONCE(sk->sk_max_pacing_rate);
-	u32 segs, lo = max(READ_ONCE(smartt_conf.min_cwnd), 1U);
 	u64 rate;
 
 	if (!ca->st.cwnd)	/* no base RTT yet: the stack's IW stands */
 		return;
-	segs = max((u32)DIV_ROUND_UP_ULL(ca->st.cwnd, max(tp->mss_cache, 1U)), lo);
-	tcp_snd_cwnd_set(tp, min(segs, max(tp->snd_cwnd_clamp, 1U)));
+	tcp_snd_cwnd_set(tcp_sk(sk), tcp_smartt_segs(tcp_sk(sk), ca));
 
-	rate = smartt_pacing_rate(&ca->st, &smartt_conf);
+	rate = smartt_pacing_rate(&ca->st, &smartt_params);
 	WRITE_ONCE(sk->sk_pacing_rate,
 		   rate ? (unsigned long)min_t(u64, rate, max_rate) : max_rate);
 }
 
-static void smartt_tcp_init(struct sock *sk)
+static void tcp_smartt_init(struct sock *sk)
 {
 	struct smartt *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 min_rtt = tcp_min_rtt(tp);
 
 	/* The handshake's RTT, when it gave one, is the first base RTT. */
-	if (READ_ONCE(smartt_conf.mode) == SMARTT_MODE_NSCC)
-		nscc_init(&ca->st, &smartt_conf, tp->mss_cache,
+	if (READ_ONCE(smartt_params.mode) == SMARTT_MODE_NSCC)
+		nscc_init(&ca->st, &smartt_params, tp->mss_cache,
 			  min_rtt == ~0U ? 0 : min_rtt);
 	else
-		smartt_init(&ca->st, &smartt_conf, tp->mss_cache,
+		smartt_init(&ca->st, &smartt_params, tp->mss_cache,
 			    min_rtt == ~0U ? 0 : min_rtt);
 	uno_ecn_rx_init(sk, &ca->ecn_rx);
 	ca->quick_adapts = 0;
 	ca->decreases = 0;
 	ca->ece = 0;
 
+	/* No slow start semantics; the window is all SMaRTT's. */
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
-	smartt_tcp_apply(sk, ca);
-	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	/* TCP-internal pacing unless fq already paces this socket. */
+	if (READ_ONCE(smartt_params.pacing_gain))
+		cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	tcp_smartt_apply(sk, ca);
 
 	/*
 	 * The peer did not agree to ECN. Like DCTCP, switch to ops without
@@ -156,16 +164,15 @@ static void smartt_tcp_init(struct sock *sk)
 	 * ECT (RFC 3168); the law runs on, but the marked cells never happen
 	 * and the window only comes down on delay-triggered QuickAdapt and
 	 * loss. Per-segment marks also need this module (or dctcp) at the
-	 * receiver, which the sender cannot check.
+	 * receiver, which the sender cannot check. get_info tells which
+	 * (TCP_SMARTT_ECN): the peer chose it, so the log does not.
 	 */
 	if (!(tp->ecn_flags & TCP_ECN_OK) &&
-	    sk->sk_state != TCP_LISTEN && sk->sk_state != TCP_CLOSE) {
-		WRITE_ONCE(inet_csk(sk)->icsk_ca_ops, &smartt_noecn);
-		pr_warn_once("ECN not negotiated, falling back to smartt-noecn\n");
-	}
+	    sk->sk_state != TCP_LISTEN && sk->sk_state != TCP_CLOSE)
+		WRITE_ONCE(inet_csk(sk)->icsk_ca_ops, &tcp_smartt_noecn);
 }
 
-static void smartt_tcp_count(struct smartt *ca, enum smartt_action act)
+static void tcp_smartt_count(struct smartt *ca, enum smartt_action act)
 {
 	if (act == SMARTT_QUICK_ADAPT)
 		ca->quick_adapts++;
@@ -173,7 +180,7 @@ static void smartt_tcp_count(struct smartt *ca, enum smartt_action act)
 		ca->decreases++;
 }
 
-static s32 smartt_tcp_rtt(const struct rate_sample *rs)
+static s32 tcp_smartt_rtt(const struct rate_sample *rs)
 {
 	if (rs->rtt_us < 0)
 		return -1;
@@ -181,58 +188,58 @@ static s32 smartt_tcp_rtt(const struct rate_sample *rs)
 }
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
-static void smartt_tcp_cong_control(struct sock *sk, u32 ack, int flag,
+static void tcp_smartt_cong_control(struct sock *sk, u32 ack, int flag,
 				    const struct rate_sample *rs)
 #else
-static void smartt_tcp_cong_control(struct sock *sk,
+static void tcp_smartt_cong_control(struct sock *sk,
 				    const struct rate_sample *rs)
 #endif
 {
 	struct smartt *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 mss = tp->mss_cache, now = (u32)tp->tcp_mstamp;
-	u32 inflight = smartt_tcp_bytes(tcp_packets_in_flight(tp), mss);
+	u32 inflight = tcp_smartt_bytes(tcp_packets_in_flight(tp), mss);
 	enum smartt_action act;
 
 	if (unlikely(ca->st.mtu != mss))
-		smartt_set_mtu(&ca->st, &smartt_conf, mss);
+		smartt_set_mtu(&ca->st, &smartt_params, mss);
 
 	/*
 	 * Losses this ACK revealed are taken first: if they arm QuickAdapt
 	 * while the measurement window is already over, it adapts on the
 	 * window this ACK would otherwise have closed, one trtt sooner.
 	 */
-	if (rs->losses > 0 && READ_ONCE(smartt_conf.trimming)) {
-		u32 lost = smartt_tcp_bytes(rs->losses, mss);
+	if (rs->losses > 0 && READ_ONCE(smartt_params.trimming)) {
+		u32 lost = tcp_smartt_bytes(rs->losses, mss);
 
-		act = smartt_tcp_nscc(ca) ?
-		      nscc_on_nack(&ca->st, &smartt_conf, now, lost, inflight) :
-		      smartt_on_nack(&ca->st, &smartt_conf, now, lost, inflight);
-		smartt_tcp_count(ca, act);
+		act = tcp_smartt_nscc(ca) ?
+		      nscc_on_nack(&ca->st, &smartt_params, now, lost, inflight) :
+		      smartt_on_nack(&ca->st, &smartt_params, now, lost, inflight);
+		tcp_smartt_count(ca, act);
 	}
 	if (rs->acked_sacked) {
-		u32 size = smartt_tcp_bytes(rs->acked_sacked, mss);
-		s32 rtt = smartt_tcp_rtt(rs);
+		u32 size = tcp_smartt_bytes(rs->acked_sacked, mss);
+		s32 rtt = tcp_smartt_rtt(rs);
 
-		act = smartt_tcp_nscc(ca) ?
-		      nscc_on_ack(&ca->st, &smartt_conf, now, size, rtt,
+		act = tcp_smartt_nscc(ca) ?
+		      nscc_on_ack(&ca->st, &smartt_params, now, size, rtt,
 				  ca->ece, inflight) :
-		      smartt_on_ack(&ca->st, &smartt_conf, now, size, rtt,
+		      smartt_on_ack(&ca->st, &smartt_params, now, size, rtt,
 				    ca->ece, inflight);
-		smartt_tcp_count(ca, act);
+		tcp_smartt_count(ca, act);
 	}
-	smartt_tcp_apply(sk, ca);
+	tcp_smartt_apply(sk, ca);
 }
 
 /* Runs on every ACK before cong_control: keep its mark for it. */
-static void smartt_tcp_in_ack_event(struct sock *sk, u32 flags)
+static void tcp_smartt_in_ack_event(struct sock *sk, u32 flags)
 {
 	struct smartt *ca = inet_csk_ca(sk);
 
 	ca->ece = !!(flags & CA_ACK_ECE);
 }
 
-static void smartt_tcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+static void tcp_smartt_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct smartt *ca = inet_csk_ca(sk);
 
@@ -247,11 +254,11 @@ static void smartt_tcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		 * snd_cwnd to in-flight + 1 until the next ACK, whose
 		 * cong_control applies the window this leaves.
 		 */
-		if (smartt_tcp_nscc(ca))
-			nscc_on_timeout(&ca->st, &smartt_conf,
+		if (tcp_smartt_nscc(ca))
+			nscc_on_timeout(&ca->st, &smartt_params,
 					tcp_sk(sk)->mss_cache);
 		else
-			smartt_on_timeout(&ca->st, &smartt_conf,
+			smartt_on_timeout(&ca->st, &smartt_params,
 					  tcp_sk(sk)->mss_cache);
 		break;
 	default:
@@ -264,23 +271,30 @@ static void smartt_tcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 }
 
 /*
- * cong_control sets the window on every ACK in every state, so the stack's
- * reductions (ssthresh on entering CWR, Recovery or Loss) and undo must
- * change nothing: hand back the current window. There is no .set_state
- * for the same reason; RTOs arrive as CA_EVENT_LOSS.
+ * Linux asks for ssthresh when entering CWR, Recovery or Loss. cong_control
+ * sets the window on every ACK in every state, so SMaRTT does not react to
+ * those: keep ssthresh infinite so no state exit rewrites cwnd. There is
+ * no .set_state for the same reason; RTOs arrive as CA_EVENT_LOSS.
  */
-static u32 smartt_tcp_ssthresh(struct sock *sk)
+static u32 tcp_smartt_ssthresh(struct sock *sk)
 {
-	return tcp_snd_cwnd(tcp_sk(sk));
+	return TCP_INFINITE_SSTHRESH;
 }
 
-static u32 smartt_tcp_undo_cwnd(struct sock *sk)
+/*
+ * Undo of a spurious loss episode: the core's window is the one to restore
+ * (snd_cwnd may still be the 1 segment that tcp_enter_loss() left).
+ */
+static u32 tcp_smartt_undo_cwnd(struct sock *sk)
 {
-	return tcp_snd_cwnd(tcp_sk(sk));
+	const struct smartt *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	return ca->st.cwnd ? tcp_smartt_segs(tp, ca) : tcp_snd_cwnd(tp);
 }
 
 /* See uapi/tcp_smartt.h for why this is an INET_DIAG_VEGASINFO. */
-static size_t smartt_tcp_get_info(struct sock *sk, u32 ext, int *attr,
+static size_t tcp_smartt_get_info(struct sock *sk, u32 ext, int *attr,
 				  union tcp_cc_info *info)
 {
 	const struct smartt *ca = inet_csk_ca(sk);
@@ -318,54 +332,54 @@ static size_t smartt_tcp_get_info(struct sock *sk, u32 ext, int *attr,
 	return sizeof(*si);
 }
 
-static struct tcp_congestion_ops smartt __read_mostly = {
-	.init		= smartt_tcp_init,
-	.ssthresh	= smartt_tcp_ssthresh,
-	.undo_cwnd	= smartt_tcp_undo_cwnd,
-	.cong_control	= smartt_tcp_cong_control,
-	.in_ack_event	= smartt_tcp_in_ack_event,
-	.cwnd_event	= smartt_tcp_cwnd_event,
-	.get_info	= smartt_tcp_get_info,
+static struct tcp_congestion_ops tcp_smartt __read_mostly = {
+	.init		= tcp_smartt_init,
+	.ssthresh	= tcp_smartt_ssthresh,
+	.undo_cwnd	= tcp_smartt_undo_cwnd,
+	.cong_control	= tcp_smartt_cong_control,
+	.in_ack_event	= tcp_smartt_in_ack_event,
+	.cwnd_event	= tcp_smartt_cwnd_event,
+	.get_info	= tcp_smartt_get_info,
 	.flags		= TCP_CONG_NEEDS_ECN,
 	.owner		= THIS_MODULE,
 	.name		= "smartt",
 };
 
-/* Not registered: what smartt_tcp_init() switches to without ECN. */
-static struct tcp_congestion_ops smartt_noecn __read_mostly = {
-	.ssthresh	= smartt_tcp_ssthresh,
-	.undo_cwnd	= smartt_tcp_undo_cwnd,
-	.cong_control	= smartt_tcp_cong_control,
-	.in_ack_event	= smartt_tcp_in_ack_event,
-	.cwnd_event	= smartt_tcp_cwnd_event,
-	.get_info	= smartt_tcp_get_info,
+/* Not registered: what tcp_smartt_init() switches to without ECN. */
+static struct tcp_congestion_ops tcp_smartt_noecn __read_mostly = {
+	.ssthresh	= tcp_smartt_ssthresh,
+	.undo_cwnd	= tcp_smartt_undo_cwnd,
+	.cong_control	= tcp_smartt_cong_control,
+	.in_ack_event	= tcp_smartt_in_ack_event,
+	.cwnd_event	= tcp_smartt_cwnd_event,
+	.get_info	= tcp_smartt_get_info,
 	.owner		= THIS_MODULE,
 	.name		= "smartt-noecn",
 };
 
-static int __init smartt_register(void)
+static int __init tcp_smartt_register(void)
 {
 	int err;
 
 	BUILD_BUG_ON(sizeof(struct smartt) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(sizeof(struct tcp_smartt_info) > sizeof(union tcp_cc_info));
-	err = uno_nl_register(&smartt_nl);
+	err = uno_nl_register(&tcp_smartt_nl);
 	if (err)
 		return err;
-	err = tcp_register_congestion_control(&smartt);
+	err = tcp_register_congestion_control(&tcp_smartt);
 	if (err)
-		uno_nl_unregister(&smartt_nl);
+		uno_nl_unregister(&tcp_smartt_nl);
 	return err;
 }
 
-static void __exit smartt_unregister(void)
+static void __exit tcp_smartt_unregister(void)
 {
-	tcp_unregister_congestion_control(&smartt);
-	uno_nl_unregister(&smartt_nl);
+	tcp_unregister_congestion_control(&tcp_smartt);
+	uno_nl_unregister(&tcp_smartt_nl);
 }
 
-module_init(smartt_register);
-module_exit(smartt_unregister);
+module_init(tcp_smartt_register);
+module_exit(tcp_smartt_unregister);
 
 MODULE_AUTHOR("Uno for Linux developers");
 MODULE_LICENSE("GPL");

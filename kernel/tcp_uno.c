@@ -64,12 +64,7 @@ static u32 pacing_pct __read_mostly = 100;
  * stays unpaced). The list is in tcp_uno_params.h.
  */
 
-/* The range goes into the description, as modinfo shows it. */
-#define TCP_UNO_PARAM(_name, _val, _min, _max, _apply, _desc)		\
-	UNO_NL_DEFINE_PARAM(_name, _val, _min, _max, _apply,		\
-			    _desc " [" __stringify(_min) ".." __stringify(_max) "]")
-
-TCP_UNO_PARAMS(TCP_UNO_PARAM)
+TCP_UNO_PARAMS(UNO_NL_DEFINE_PARAM)
 
 static struct uno_nl_param *tcp_uno_params[] = {
 	TCP_UNO_PARAMS(UNO_NL_PARAM_REF)

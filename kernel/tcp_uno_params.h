@@ -30,7 +30,8 @@
 	  UNO_EWMA_GAIN_MIN, UNO_EWMA_GAIN_MAX, UNO_APPLY_ACK,			\
 	  "Gain g of the marked-fraction EWMA, 1/65536 (default 32768)")	\
 	P(beta_qa_pct, uno_params.beta_qa_pct, 0, 100, UNO_APPLY_ACK,		\
-	  "Quick Adapt fires if less than this % of cwnd is acked in a window; 0: off (default 50)") \
+	  "Quick Adapt fires if less than this % of cwnd is acked in a " \
+	  "window; 0: off (default 50)")				\
 	P(qa_cut_pct, uno_params.qa_cut_pct, UNO_QA_CUT_PCT_MIN, 100, UNO_APPLY_ACK, \
 	  "Window after Quick Adapt, % of the bytes acked in the window (default 96)") \
 	P(qa_period_pct, uno_params.qa_period_pct,				\
@@ -38,7 +39,8 @@
 	  "Quick Adapt period, % of the base RTT (default 105)")		\
 	P(qa_window_pct, uno_params.qa_window_pct,				\
 	  UNO_QA_WINDOW_PCT_MIN, UNO_QA_WINDOW_PCT_MAX, UNO_APPLY_ACK,		\
-	  "Quick Adapt measures over this % of its period at the smoothed RTT, scaled to one period (default 200)") \
+	  "Quick Adapt measures over this % of its period at the "	\
+	  "smoothed RTT, scaled to one period (default 200)")		\
 	P(phantom_md_scale_pct, uno_params.phantom_md_scale_pct, 0, 100,	\
 	  UNO_APPLY_ACK,							\
 	  "MD scale when only phantom queues marked, % (default 30)")		\
@@ -59,16 +61,19 @@
 	  "snd_cwnd floor, segments (default 2)")				\
 	P(min_cwnd_bytes, uno_params.min_cwnd_bytes, 0, UNO_MIN_CWND_BYTES_MAX,	\
 	  UNO_APPLY_ACK,							\
-	  "Window floor, bytes; below min_cwnd_segs only pacing enforces it; 0: min_cwnd_segs segments (default 64)") \
+	  "Window floor, bytes; below min_cwnd_segs only pacing enforces " \
+	  "it; 0: min_cwnd_segs segments (default 64)")			\
 	P(trend_rule, uno_params.trend_rule, 0, 1, UNO_APPLY_ACK,		\
 	  "Skip MD while the ECN EWMA is falling, add AI instead (default 1)")	\
 	P(phantom_md_cumulative, uno_params.phantom_md_cumulative, 0, 1,	\
 	  UNO_APPLY_ACK,							\
-	  "Compound the phantom MD scale over consecutive epochs, as the paper's Algorithm 1 (default 0)") \
+	  "Compound the phantom MD scale over consecutive epochs, as the " \
+	  "paper's Algorithm 1 (default 0)")				\
 	P(rto_cwnd_cut, uno_params.rto_cwnd_cut, 0, 1, UNO_APPLY_ACK,		\
 	  "Shrink the window by one segment per retransmission timeout (default 0)") \
 	P(qa_mark_pct, uno_params.qa_mark_pct, 0, 100, UNO_APPLY_ACK,		\
-	  "Quick Adapt only if at least this % of its window's bytes were ECN-echoed; 0: the paper's test alone (default 50)") \
+	  "Quick Adapt only if at least this % of its window's bytes "	\
+	  "were ECN-echoed; 0: the paper's test alone (default 50)")	\
 	P(pacing_pct, pacing_pct, 0, 1000, UNO_APPLY_ACK,			\
 	  "Pacing rate, % of cwnd / base RTT; 0: not paced by TCP (default 100)")
 

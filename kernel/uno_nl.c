@@ -104,6 +104,11 @@ static int uno_nl_param_get(char *buffer, const struct kernel_param *kp)
 	return sysfs_emit(buffer, "%u\n", READ_ONCE(*p->val));
 }
 
+/*
+ * The module parameter ops of every registered parameter (kp->arg is its
+ * struct uno_nl_param): sysfs writes take the netlink path's lock and
+ * range check.
+ */
 const struct kernel_param_ops uno_nl_param_ops = {
 	.set = uno_nl_param_set,
 	.get = uno_nl_param_get,
@@ -131,6 +136,16 @@ static struct uno_nl_param *uno_nl_find_param(struct uno_nl_cc *cc,
 	return NULL;
 }
 
+/**
+ * uno_nl_register - serve a congestion control's parameters over netlink
+ * @cc: its name, parameter table and generation counter; must stay valid
+ *	until uno_nl_unregister()
+ *
+ * Called from the CC's module_init, before it registers its
+ * tcp_congestion_ops.
+ *
+ * Return: 0, -EEXIST if a CC of that name is registered, or -ENOMEM.
+ */
 int uno_nl_register(struct uno_nl_cc *cc)
 {
 	unsigned int i;
@@ -159,6 +174,13 @@ out:
 }
 EXPORT_SYMBOL_GPL(uno_nl_register);
 
+/**
+ * uno_nl_unregister - stop serving a congestion control's parameters
+ * @cc: as given to uno_nl_register()
+ *
+ * Called from the CC's module_exit; once it returns, no request touches
+ * @cc's table.
+ */
 void uno_nl_unregister(struct uno_nl_cc *cc)
 {
 	mutex_lock(&uno_nl_lock);

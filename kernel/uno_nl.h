@@ -7,11 +7,11 @@
  * UNO_NL_DEFINE_PARAM (a struct uno_nl_param and the module parameter that
  * points to it) and with UNO_NL_PARAM_REF (the table it registers):
  *
- *	#define FOO_PARAMS(P)						\
- *		P(gain, foo_conf.gain, 1, 100, UNO_APPLY_ACK, "gain, %")
- *	FOO_PARAMS(UNO_NL_DEFINE_PARAM)
- *	static struct uno_nl_param *foo_params[] = {
- *		FOO_PARAMS(UNO_NL_PARAM_REF)
+ *	#define TCP_FOO_PARAMS(P)					\
+ *		P(gain, foo_params.gain, 1, 100, UNO_APPLY_ACK, "gain, %")
+ *	TCP_FOO_PARAMS(UNO_NL_DEFINE_PARAM)
+ *	static struct uno_nl_param *tcp_foo_params[] = {
+ *		TCP_FOO_PARAMS(UNO_NL_PARAM_REF)
  *	};
  *
  * and registers the table from module_init, unregisters it from
@@ -28,6 +28,7 @@
 
 #include <linux/list.h>
 #include <linux/moduleparam.h>
+#include <linux/stringify.h>
 #include <linux/types.h>
 
 #include "uapi/uno_nl.h"
@@ -56,17 +57,21 @@ extern const struct kernel_param_ops uno_nl_param_ops;
 int uno_nl_register(struct uno_nl_cc *cc);
 void uno_nl_unregister(struct uno_nl_cc *cc);
 
+/* The range goes into the description, as modinfo shows it. */
+#define UNO_NL_DESC(_desc, _min, _max)					\
+	_desc " [" __stringify(_min) ".." __stringify(_max) "]"
+
 #define UNO_NL_DEFINE_PARAM(_name, _val, _min, _max, _apply, _desc)	\
 	static struct uno_nl_param uno_nl_param_##_name = {		\
 		.name = #_name,						\
-		.desc = _desc,						\
+		.desc = UNO_NL_DESC(_desc, _min, _max),			\
 		.val = &(_val),						\
 		.min = _min,						\
 		.max = _max,						\
 		.apply = _apply,					\
 	};								\
 	module_param_cb(_name, &uno_nl_param_ops, &uno_nl_param_##_name, 0644); \
-	MODULE_PARM_DESC(_name, _desc);
+	MODULE_PARM_DESC(_name, UNO_NL_DESC(_desc, _min, _max));
 
 #define UNO_NL_PARAM_REF(_name, ...)	&uno_nl_param_##_name,
 

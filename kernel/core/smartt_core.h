@@ -39,8 +39,8 @@
 #define SMARTT_ONE		(1U << SMARTT_Q)
 #define SMARTT_RTT_SHIFT	8		/* avg_rtt is us << 8 */
 #define SMARTT_UNIT_SHIFT	4		/* inc_unit is bytes << 4 */
-#define SMARTT_RTT_MAX		((1U << 24) - 1)	/* us, ~16.8 s */
-#define SMARTT_CWND_LIMIT	(1U << 30)	/* bytes */
+#define SMARTT_RTT_MAX		16777215	/* us, 2^24 - 1, ~16.8 s */
+#define SMARTT_CWND_LIMIT	1073741824	/* bytes, 2^30 */
 #define SMARTT_U32_MAX		((u32)~0U)
 #define SMARTT_U64_MAX		((u64)~0ULL)
 
@@ -55,7 +55,7 @@
  * carry the share of a flow among more flows than the BDP has segments.
  */
 #define SMARTT_MIN_CWND_BYTES	64
-#define SMARTT_MIN_CWND_BYTES_MAX	(1U << 20)
+#define SMARTT_MIN_CWND_BYTES_MAX	1048576	/* 2^20 */
 
 /*
  * Global constants of the law (SMaRTT Sec. III-E to III-J), shared by all
@@ -104,7 +104,7 @@ struct smartt_params {
  * the base RTT spreads a window over 0.8 brtt, faster than the window
  * itself can drain, so the pacer smooths bursts without binding.
  */
-#define SMARTT_PARAMS_DEFAULT {			\
+#define SMARTT_PARAMS_INIT {			\
 	.link_rate_mbps = 1000,			\
 	.base_rtt_us = 0,				\
 	.base_rtt_floor_us = 0,				\
@@ -881,7 +881,7 @@ smartt_on_ack(struct smartt_state *s, const struct smartt_params *p,
 	if (size > SMARTT_CWND_LIMIT)
 		size = SMARTT_CWND_LIMIT;
 	if (core_unlikely(!s->brtt || s->gen != core_read_gen(&p->gen) ||
-			    (rtt < s->brtt && rtt && !p->base_rtt_us)))
+			  (rtt < s->brtt && rtt && !p->base_rtt_us)))
 		return smartt_on_ack_slow(s, p, now, size, rtt, ecn, inflight);
 	smartt_ack_count(s, size, rtt);
 	return smartt_ack_act(s, p, now, size, rtt, ecn, inflight);

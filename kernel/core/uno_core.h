@@ -475,7 +475,7 @@ static inline bool uno_md(struct uno_state *s, const struct uno_params *p,
  * extra AI for the epoch's bytes instead.
  */
 static CORE_SLOWPATH u32 uno_epoch_end(struct uno_state *s, const struct uno_params *p,
-				u32 rtt_us, u32 tx_us)
+				       u32 rtt_us, u32 tx_us)
 {
 	u32 g = p->ewma_gain_q16, period, next, ev = UNO_EV_EPOCH;
 	u64 frac = 0;
@@ -562,7 +562,7 @@ static inline bool uno_qa_fires(const struct uno_state *s,
 }
 
 static CORE_SLOWPATH u32 uno_qa_end(struct uno_state *s, const struct uno_params *p,
-			     const struct uno_ack *a)
+				    const struct uno_ack *a)
 {
 	u64 acked, cwnd;
 	u32 ev = 0;

@@ -18,29 +18,37 @@
  * member is struct tcp_bbr_info): the kernel hands get_info a buffer of
  * exactly that size.
  */
-#ifndef _UAPI_TCP_SMARTT_H
-#define _UAPI_TCP_SMARTT_H
+#ifndef _UAPI_LINUX_TCP_SMARTT_H
+#define _UAPI_LINUX_TCP_SMARTT_H
 
 #include <linux/types.h>
 
 /* tcp_smartt_info.smartt_flags */
-#define TCP_SMARTT_ENABLED	(1U << 0)	/* always set (tcpv_enabled) */
-#define TCP_SMARTT_FAST_INC	(1U << 1)	/* FastIncrease engaged */
-#define TCP_SMARTT_QA_ARMED	(1U << 2)	/* QuickAdapt at window end */
-#define TCP_SMARTT_IGNORING	(1U << 3)	/* post-QuickAdapt ignore phase */
-#define TCP_SMARTT_ECN		(1U << 4)	/* ECN negotiated */
-#define TCP_SMARTT_CE		(1U << 5)	/* receiver: last segment had CE */
-#define TCP_SMARTT_NSCC		(1U << 6)	/* the flow runs NSCC (mode=1) */
+#define TCP_SMARTT_ENABLED	0x0001	/* always set (tcpv_enabled) */
+#define TCP_SMARTT_FAST_INC	0x0002	/* FastIncrease engaged */
+#define TCP_SMARTT_QA_ARMED	0x0004	/* QuickAdapt at window end */
+#define TCP_SMARTT_IGNORING	0x0008	/* post-QuickAdapt ignore phase */
+#define TCP_SMARTT_ECN		0x0010	/* ECN negotiated */
+#define TCP_SMARTT_CE		0x0020	/* receiver: last segment had CE */
+#define TCP_SMARTT_NSCC		0x0040	/* the flow runs NSCC (mode=1) */
 
+/**
+ * struct tcp_smartt_info - a tcp_smartt socket's state (INET_DIAG_VEGASINFO)
+ * @smartt_flags: TCP_SMARTT_*
+ * @smartt_cwnd: window, bytes; 0: no base RTT yet
+ * @smartt_avg_rtt: EWMA of the RTT samples, us (NSCC: base RTT + EWMA of
+ *	the queueing delays)
+ * @smartt_base_rtt: base RTT, us; 0: not known yet
+ * @smartt_quick_adapts: QuickAdapt reductions, wraps
+ * @smartt_decreases: multiplicative decreases, wraps
+ */
 struct tcp_smartt_info {
-	__u32	smartt_flags;		/* TCP_SMARTT_* */
-	__u32	smartt_cwnd;		/* window in bytes; 0: no base RTT yet */
-	__u32	smartt_avg_rtt;		/* EWMA of RTT samples, us (NSCC: base
-					 * RTT + EWMA of queueing delays)
-					 */
-	__u32	smartt_base_rtt;	/* base RTT, us; 0: not known yet */
-	__u16	smartt_quick_adapts;	/* QuickAdapt reductions, wraps */
-	__u16	smartt_decreases;	/* multiplicative decreases, wraps */
+	__u32	smartt_flags;
+	__u32	smartt_cwnd;
+	__u32	smartt_avg_rtt;
+	__u32	smartt_base_rtt;
+	__u16	smartt_quick_adapts;
+	__u16	smartt_decreases;
 };
 
-#endif /* _UAPI_TCP_SMARTT_H */
+#endif /* _UAPI_LINUX_TCP_SMARTT_H */

@@ -30,18 +30,26 @@
 #define TCP_UNO_INFO_EPOCH_ON	0x0004	/* MD epochs armed */
 #define TCP_UNO_INFO_QA_OPEN	0x0008	/* Quick Adapt window open */
 
+/**
+ * struct tcp_uno_info - a tcp_uno socket's state (INET_DIAG_VEGASINFO)
+ * @uno_flags: TCP_UNO_INFO_*
+ * @uno_qa_cuts: Quick Adapt cuts
+ * @uno_cwnd: window, bytes (saturates at 2^32 - 1)
+ * @uno_base_rtt_us: base RTT the gains derive from, us; 0: no RTT
+ *	estimate yet
+ * @uno_ecn_ewma: E, the EWMA of the marked fraction per epoch, 65536 =
+ *	every byte marked
+ * @uno_md_cuts: multiplicative decreases
+ * @uno_md_phantom: ... of which phantom-only (gentle)
+ */
 struct tcp_uno_info {
-	__u16	uno_flags;		/* TCP_UNO_INFO_* */
-	__u16	uno_qa_cuts;		/* Quick Adapt cuts */
-	__u32	uno_cwnd;		/* window, bytes (saturates at 2^32-1) */
-	__u32	uno_base_rtt_us;	/* base RTT the gains derive from, us;
-					 * 0: no RTT estimate yet
-					 */
-	__u32	uno_ecn_ewma;		/* E, EWMA of the marked fraction per
-					 * epoch, 65536 = every byte marked
-					 */
-	__u16	uno_md_cuts;		/* multiplicative decreases */
-	__u16	uno_md_phantom;		/* ... of which phantom-only (gentle) */
+	__u16	uno_flags;
+	__u16	uno_qa_cuts;
+	__u32	uno_cwnd;
+	__u32	uno_base_rtt_us;
+	__u32	uno_ecn_ewma;
+	__u16	uno_md_cuts;
+	__u16	uno_md_phantom;
 };
 
 #endif /* _UAPI_LINUX_TCP_UNO_H */

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # tcp_uno and tcp_smartt as modules: load, selection by the netns default
 # (sysctl) and by TCP_CONGESTION (iperf3 -C), ECN negotiated on the wire
-# (ECN-setup SYN and SYN-ACK, ECT data), rmmod refused while a socket uses
-# the CC and clean afterwards, and a bad module parameter refused with the
-# old value kept.
+# (ECN-setup SYN and SYN-ACK, ECT data), the fallback when the peer refuses
+# ECN (silent: a peer must not write to the kernel log), rmmod refused
+# while a socket uses the CC and clean afterwards, and a bad module
+# parameter refused with the old value kept.
 # uno-timeout: 180
 . "$(dirname "$0")/../lib/testbed.sh"
 
@@ -13,6 +14,14 @@ bad_param() {
 	case $1 in
 	uno) echo "ewma_gain_q16 0" ;;
 	smartt) echo "trtt_factor 1000" ;;
+	esac
+}
+
+# noecn_cc CC: what a CC's socket runs once the peer refused ECN.
+noecn_cc() {
+	case $1 in
+	uno) echo uno-reno ;;
+	smartt) echo smartt-noecn ;;
 	esac
 }
 
@@ -51,7 +60,7 @@ for cc in uno smartt; do
 
 	# By TCP_CONGESTION, set before connect(), from a namespace whose
 	# default is cubic. (iperf3 -C sets it after connect(): the SYN then
-	# asks for no ECN and the connection falls back to <cc>-reno.)
+	# asks for no ECN and the connection falls back, see noecn_cc.)
 	tb_exec w1 sysctl -qw net.ipv4.tcp_congestion_control=cubic
 	$UNOPERF server --netns "$(tb_ns rcv)" -p 5300 --count 1 -j "$OUT_DIR/$cc-server.json" \
 		2> /dev/null &
@@ -60,6 +69,19 @@ for cc in uno smartt; do
 		-j "$OUT_DIR/$cc-sockopt.json" || tb_die "unoperf flow with cc=$cc failed"
 	tb_check "${cc}_by_sockopt" "$(jq -r '.flows[0].cc' "$OUT_DIR/$cc-sockopt.json" | grep -cx "$cc")" == 1
 	wait
+
+	# A receiver that refuses ECN: the sender falls back to the CC's
+	# variant without ECN, and the peer writes nothing to the log.
+	tb_exec rcv sysctl -qw net.ipv4.tcp_ecn=0
+	tb_receiver_cc cubic
+	logged=$(dmesg | wc -l)
+	tb_flow h1 "$cc" 4 > /dev/null
+	sleep 2
+	tb_check "${cc}_falls_back_without_ecn" "$(cc_uses h1 "$(noecn_cc "$cc")")" ">=" 1
+	tb_flows_stop
+	tb_check "${cc}_fallback_logs_nothing" \
+		"$(dmesg | tail -n +$((logged + 1)) | grep -ci -e "$cc" -e ecn)" == 0
+	tb_exec rcv sysctl -qw net.ipv4.tcp_ecn=2
 
 	# A bad parameter is refused and the old value stays.
 	set -- $(bad_param "$cc")

@@ -279,7 +279,7 @@ Result run_smartt(const Trace &tr)
 	for (const Ack &a : tr.acks)
 		in.push_back({now_us(a), a.acked, a.lost, (u32)tr.window,
 			      a.rtt_us, a.ece});
-	// smartt_tcp_init(): the handshake's RTT is the first base RTT.
+	// tcp_smartt_init(): the handshake's RTT is the first base RTT.
 	init(&s, &bench_smartt_params, kMss, tr.base_us);
 	for (size_t i = 0; i < in.size(); i++)
 		ev[i] = entry(&s, &in[i]);

@@ -16,7 +16,7 @@
 #endif
 
 struct uno_params bench_uno_params = UNO_PARAMS_INIT;
-struct smartt_params bench_smartt_params = SMARTT_PARAMS_DEFAULT;
+struct smartt_params bench_smartt_params = SMARTT_PARAMS_INIT;
 volatile u64 bench_sink;
 u32 bench_pacing_pct = 100;
 
@@ -34,8 +34,8 @@ BENCH_ENTRY u32 bench_uno_ack(struct uno_state *s, const struct uno_ack *a)
 }
 
 /*
- * smartt_tcp_cong_control(): a NACK for the lost bytes first, then the
- * ACK, with the law the flow runs: SMaRTT's or NSCC's (smartt_tcp_nscc()).
+ * tcp_smartt_cong_control(): a NACK for the lost bytes first, then the
+ * ACK, with the law the flow runs: SMaRTT's or NSCC's (tcp_smartt_nscc()).
  */
 #define SMARTT_CONG_CONTROL(law)					\
 static __attribute__((noinline)) u32					\
@@ -91,7 +91,7 @@ BENCH_ENTRY u32 bench_uno_tcp_ack(struct uno_state *s, const struct uno_ack *a)
 }
 
 /*
- * ... plus smartt_tcp_apply() (cwnd / mss, smartt_pacing_rate()); the MSS
+ * ... plus tcp_smartt_apply() (cwnd / mss, smartt_pacing_rate()); the MSS
  * is the trace's, so the adapter's MSS-change check never fires.
  */
 BENCH_ENTRY u32 bench_smartt_tcp_ack(struct smartt_state *s,

@@ -19,7 +19,7 @@ namespace {
 
 const ParamSpec kSpecs[] = {
 	TCP_UNO_PARAMS(SPEC_UNO)
-	SMARTT_PARAMS(SPEC_SMARTT)
+	TCP_SMARTT_PARAMS(SPEC_SMARTT)
 };
 
 // Friendly names, documented in Documentation/unod.rst.

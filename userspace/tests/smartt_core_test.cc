@@ -38,7 +38,7 @@ constexpr u32 kBrtt = 100;
 
 smartt_params Params()
 {
-	smartt_params p = SMARTT_PARAMS_DEFAULT;
+	smartt_params p = SMARTT_PARAMS_INIT;
 
 	p.link_rate_mbps = 8000;
 	p.base_rtt_us = kBrtt;
@@ -93,7 +93,7 @@ smartt_action Ack(smartt_state &s, const smartt_params &p, u32 now, s32 rtt,
 // Sec. III), else htsim's or ours, as kernel/core/smartt_core.h says.
 TEST(smartt_param, DefaultsAreTheSpecs)
 {
-	const smartt_params p = SMARTT_PARAMS_DEFAULT;
+	const smartt_params p = SMARTT_PARAMS_INIT;
 
 	EXPECT_EQ(p.trtt_factor, 1536u);	// 1.5 x 1024
 	EXPECT_EQ(p.md_gamma, 819u);		// 0.8 x 1024 = 819.2
@@ -141,7 +141,7 @@ TEST(smartt_start, ConfiguredBaseRtt)
 // constants.
 TEST(smartt_start, ProfileAScale)
 {
-	const smartt_params p = SMARTT_PARAMS_DEFAULT;
+	const smartt_params p = SMARTT_PARAMS_INIT;
 	const smartt_state s = Start(p, 1448, 1000);
 
 	// bdp = 1000 x 1000 / 8 = 125000 B = 86.3 MSS
@@ -811,7 +811,7 @@ TEST(smartt_wrap, CountersSaturate)
 // overflows.
 TEST(smartt_huge_bdp, NoOverflow)
 {
-	smartt_params p = SMARTT_PARAMS_DEFAULT;
+	smartt_params p = SMARTT_PARAMS_INIT;
 
 	p.link_rate_mbps = 400000;
 	p.min_cwnd = 1;		// the floor below is one MTU
@@ -877,7 +877,7 @@ TEST(smartt_pacing, RateOverBaseRtt)
 
 TEST(smartt_floor, DefaultsAndZeroKeepsTheMtuFloor)
 {
-	const smartt_params d = SMARTT_PARAMS_DEFAULT;
+	const smartt_params d = SMARTT_PARAMS_INIT;
 	smartt_params p = Params();
 
 	EXPECT_EQ(d.min_cwnd_bytes, 64u);	// smallest Ethernet frame
@@ -983,7 +983,7 @@ void NsccOpen(smartt_state &s, const smartt_params &p)
 
 TEST(nscc_param, DefaultsAndTarget)
 {
-	const smartt_params d = SMARTT_PARAMS_DEFAULT;
+	const smartt_params d = SMARTT_PARAMS_INIT;
 	smartt_params p = NsccParams();
 	const smartt_state s = NsccStart(p);
 
