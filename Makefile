@@ -31,7 +31,7 @@ MANDIR ?= $(PREFIX)/share/man
 MAN_SRCS := $(wildcard Documentation/man/*.rst)
 MAN_PAGES := $(patsubst Documentation/man/%.rst,$(BUILD)/man/%,$(MAN_SRCS))
 
-.PHONY: all deps modules bpf userspace man unit bench eval vmtest vm-shell check demo install clean
+.PHONY: all deps modules sparse bpf userspace man unit bench eval vmtest vm-shell check demo install clean
 
 all: modules bpf userspace man
 
@@ -41,6 +41,16 @@ deps:
 modules:
 	@test -d "$(KDIR)" || { echo "no kernel headers at '$(KDIR)': run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel modules
+
+# sparse over every module source (C=2, with the kernel's default checks);
+# any warning fails.
+sparse:
+	@test -d "$(KDIR)" || { echo "no kernel headers at '$(KDIR)': run 'make deps'" >&2; exit 1; }
+	@mkdir -p $(BUILD)
+	@$(MAKE) -s -C $(KDIR) M=$(CURDIR)/kernel C=2 modules > $(BUILD)/sparse.log 2>&1 || \
+		{ cat $(BUILD)/sparse.log; exit 1; }
+	@! grep -E ': (warning|error):' $(BUILD)/sparse.log
+	@echo "sparse: no warnings ($(BUILD)/sparse.log)"
 
 bpf: $(BPF_OBJS)
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # make check: install what is missing, build everything, run the unit tests
-# (CTest), the VM runner's self-test and the VM tests, and close with one
-# 'N passed, N failed, N skipped' line over all of them.
+# (CTest), sparse over the modules, the VM runner's self-test and the VM
+# tests, and close with one 'N passed, N failed, N skipped' line over all
+# of them.
 #
 # usage: check.sh [TEST...]   (VM tests to run; default all)
 set -uo pipefail
@@ -47,6 +48,13 @@ elif grep -q "No tests were found" "$log/ctest.log"; then
 	echo "0 passed, 0 failed" > "$log/ctest.count"
 fi
 count "$log/ctest.count" ctest
+
+echo "== static checks"
+if make --no-print-directory sparse 2>&1 | tee "$log/sparse.log"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+fi
 
 echo "== VM runner self-test"
 selftests/vm/selftest.sh 2>&1 | tee "$log/vm-selftest.log"
