@@ -50,9 +50,9 @@ static inline u64 phantom_ppm_of(u64 ref, u32 ppm)
 
 	if (ppm > PHANTOM_PPM_ONE)
 		ppm = PHANTOM_PPM_ONE;
-	whole = core_div_u32_rem(ref, PHANTOM_PPM_ONE, &ref_rem);
+	whole = div_u64_rem(ref, PHANTOM_PPM_ONE, &ref_rem);
 	return whole * ppm +
-	       core_div_u32_rem((u64)ref_rem * ppm, PHANTOM_PPM_ONE, &frac_rem);
+	       div_u64_rem((u64)ref_rem * ppm, PHANTOM_PPM_ONE, &frac_rem);
 }
 
 /*
@@ -132,8 +132,8 @@ static inline void phantom_pq_drain(struct phantom_pq *pq, u64 now)
 	 * size * 10^9 + rate and, with size < 2^32 and rate <= RATE_MAX, the
 	 * sum stays below 2^63.
 	 */
-	gone = core_div_u32_rem((u64)dt * pq->rate + pq->debt,
-				PHANTOM_NSEC_PER_SEC, &debt);
+	gone = div_u64_rem((u64)dt * pq->rate + pq->debt,
+			   PHANTOM_NSEC_PER_SEC, &debt);
 	if (gone >= pq->bytes) {
 		pq->bytes = 0;
 		pq->debt = 0;
@@ -183,8 +183,8 @@ static inline void phantom_pq_config(struct phantom_pq *pq, u64 rate, u32 size,
 		rate = PHANTOM_RATE_MAX;
 	pq->rate = rate;
 	pq->size = size;
-	pq->empty_ns = rate ? core_div_u64((u64)size * PHANTOM_NSEC_PER_SEC +
-					    rate - 1, rate) : ~0ULL;
+	pq->empty_ns = rate ? div64_u64((u64)size * PHANTOM_NSEC_PER_SEC +
+					rate - 1, rate) : ~0ULL;
 	if (pq->bytes >= size) {
 		pq->bytes = size;
 		pq->debt = 0;

@@ -36,7 +36,7 @@
 #include "core_types.h"
 
 #define SMARTT_Q		10		/* Q10 fixed point */
-#define SMARTT_ONE		(1U << SMARTT_Q)
+#define SMARTT_ONE		BIT(SMARTT_Q)
 #define SMARTT_RTT_SHIFT	8		/* avg_rtt is us << 8 */
 #define SMARTT_UNIT_SHIFT	4		/* inc_unit is bytes << 4 */
 #define SMARTT_RTT_MAX		16777215	/* us, 2^24 - 1, ~16.8 s */
@@ -222,7 +222,7 @@ static inline u32 smartt_add_sat(u32 a, u32 b)
 /* The only division: by at least 1, with div64_u64 on 32-bit kernels. */
 static inline u64 smartt_div(u64 a, u64 b)
 {
-	return core_div_u64(a, smartt_max64(b, 1));
+	return div64_u64(a, smartt_max64(b, 1));
 }
 
 /* a x b, saturating at 2^64 - 1. */
@@ -256,7 +256,7 @@ static inline u32 smartt_maxwnd(const struct smartt_state *s,
 static inline u32 smartt_minwnd(const struct smartt_state *s,
 				const struct smartt_params *p)
 {
-	if (core_likely(p->min_cwnd_bytes))
+	if (likely(p->min_cwnd_bytes))
 		return (u32)smartt_min64(p->min_cwnd_bytes, SMARTT_CWND_LIMIT);
 	return (u32)smartt_min64((u64)s->mtu * smartt_max64(p->min_cwnd, 1),
 				 SMARTT_CWND_LIMIT);
@@ -299,6 +299,16 @@ static inline u32 smartt_fi_rtt(const struct smartt_state *s,
 	return (u32)smartt_min64(s->brtt + tol, SMARTT_U32_MAX);
 }
 
+/* The parameters' generation, bumped by every write (uno_nl.h). */
+static inline u32 smartt_params_gen(const struct smartt_params *p)
+{
+	/*
+	 * Pairs with uno_nl_param_store()'s smp_store_release() after the
+	 * value: what is read after a new generation is the new values.
+	 */
+	return smp_load_acquire(&p->gen);
+}
+
 /*
  * A SMaRTT flow keeps what it would otherwise derive from its base RTT and
  * the parameters on every ACK: the window ceiling and the FastIncrease
@@ -311,7 +321,7 @@ static inline u32 smartt_fi_rtt(const struct smartt_state *s,
 static inline void smartt_cache(struct smartt_state *s,
 				const struct smartt_params *p)
 {
-	s->gen = core_read_gen(&p->gen);
+	s->gen = smartt_params_gen(p);
 	s->maxwnd = smartt_maxwnd(s, p);
 	s->fi_rtt = smartt_fi_rtt(s, p);
 }
@@ -375,8 +385,8 @@ static inline void smartt_set_brtt(struct smartt_state *s,
  * Flow start: the flow gets its base RTT and first window, init_cwnd x BDP
  * (1 BDP: our choice, the paper gives no initial window).
  */
-static CORE_SLOWPATH void smartt_start(struct smartt_state *s,
-				       const struct smartt_params *p, u32 brtt)
+static noinline void smartt_start(struct smartt_state *s,
+				  const struct smartt_params *p, u32 brtt)
 {
 	smartt_set_brtt(s, p, brtt);
 	smartt_cache(s, p);
@@ -667,7 +677,7 @@ static inline void smartt_fair_decrease(struct smartt_state *s,
  * the MTU) ends in both clamps, and an ACK that moved the window only one
  * way ends in the clamp of that way; one that left it alone, in none.
  */
-static CORE_FASTPATH enum smartt_action
+static __always_inline enum smartt_action
 smartt_ack_done(struct smartt_state *s, const struct smartt_params *p,
 		enum smartt_action act)
 {
@@ -676,11 +686,11 @@ smartt_ack_done(struct smartt_state *s, const struct smartt_params *p,
 }
 
 /* ... an ACK that grew the window: above the floor before, so above it now */
-static CORE_FASTPATH enum smartt_action
+static __always_inline enum smartt_action
 smartt_ack_grown(struct smartt_state *s, const struct smartt_params *p,
 		 enum smartt_action act)
 {
-	if (core_unlikely(s->cwnd > s->maxwnd))
+	if (unlikely(s->cwnd > s->maxwnd))
 		return smartt_ack_done(s, p, act);
 	return act;
 }
@@ -698,7 +708,7 @@ smartt_ack_shrunk(struct smartt_state *s, const struct smartt_params *p,
 }
 
 /* A decrease, at most one per base RTT: out of the per-ACK path. */
-static CORE_SLOWPATH enum smartt_action
+static noinline enum smartt_action
 smartt_ack_md(struct smartt_state *s, const struct smartt_params *p,
 	      u32 now, u64 t)
 {
@@ -722,7 +732,7 @@ smartt_ack_md(struct smartt_state *s, const struct smartt_params *p,
  * whatever the window, which favours small windows, and the proportional
  * one at most pi x scale x (trtt - brtt) / brtt = 1 x scale.
  */
-static CORE_FASTPATH enum smartt_action
+static __always_inline enum smartt_action
 smartt_ack_matrix(struct smartt_state *s, const struct smartt_params *p,
 		  u32 now, u32 size, u32 rtt, bool ecn, u32 trtt)
 {
@@ -730,7 +740,7 @@ smartt_ack_matrix(struct smartt_state *s, const struct smartt_params *p,
 
 	if (ecn) {
 		if (rtt <= trtt) {
-			if (core_likely(!p->fair_decrease))
+			if (likely(!p->fair_decrease))
 				return SMARTT_PATH_CHANGE;
 			smartt_fair_decrease(s, p, size);
 			return smartt_ack_shrunk(s, p, SMARTT_PATH_CHANGE);
@@ -779,12 +789,12 @@ static inline u32 smartt_rtt_sample(s32 rtt_us)
 static inline void smartt_ack_count(struct smartt_state *s, u32 size, u32 rtt)
 {
 	s->acked = smartt_add_sat(s->acked, size);
-	if (core_likely(rtt))
+	if (likely(rtt))
 		smartt_update_avg_rtt(s, rtt);
 }
 
 /* FastIncrease, else the matrix if the ACK has an RTT sample. */
-static CORE_FASTPATH enum smartt_action
+static __always_inline enum smartt_action
 smartt_ack_window(struct smartt_state *s, const struct smartt_params *p,
 		  u32 now, u32 size, u32 rtt, bool ecn, u32 trtt)
 {
@@ -799,7 +809,7 @@ smartt_ack_window(struct smartt_state *s, const struct smartt_params *p,
  * An ACK that ends the QuickAdapt window, once per trtt. If it adapts,
  * FastIncrease still runs, to keep its count, but the matrix does not.
  */
-static CORE_SLOWPATH enum smartt_action
+static noinline enum smartt_action
 smartt_ack_qa(struct smartt_state *s, const struct smartt_params *p,
 	      u32 now, u32 size, u32 rtt, bool ecn, u32 inflight, u32 trtt)
 {
@@ -813,18 +823,18 @@ smartt_ack_qa(struct smartt_state *s, const struct smartt_params *p,
  * The rest of an ACK, once counted: the ignore phase, QuickAdapt,
  * FastIncrease and the matrix (SMaRTT Algorithm 4).
  */
-static CORE_FASTPATH enum smartt_action
+static __always_inline enum smartt_action
 smartt_ack_act(struct smartt_state *s, const struct smartt_params *p,
 	       u32 now, u32 size, u32 rtt, bool ecn, u32 inflight)
 {
 	u32 trtt;
 
-	if (core_unlikely(s->ignore_left) && smartt_ignore(s, size))
+	if (unlikely(s->ignore_left) && smartt_ignore(s, size))
 		return SMARTT_IGNORED;
-	if (core_unlikely(!p->trimming) && rtt)
+	if (unlikely(!p->trimming) && rtt)
 		smartt_notrim_check(s, p, rtt);
 	trtt = smartt_trtt(s, p);
-	if (core_unlikely(smartt_qa_due(s, now, trtt)))
+	if (unlikely(smartt_qa_due(s, now, trtt)))
 		return smartt_ack_qa(s, p, now, size, rtt, ecn, inflight, trtt);
 	return smartt_ack_window(s, p, now, size, rtt, ecn, trtt);
 }
@@ -837,7 +847,7 @@ smartt_ack_act(struct smartt_state *s, const struct smartt_params *p,
  * "Overview"); and the flow's cache is derived again, for these or for
  * changed parameters.
  */
-static CORE_SLOWPATH enum smartt_action
+static noinline enum smartt_action
 smartt_on_ack_slow(struct smartt_state *s, const struct smartt_params *p,
 		   u32 now, u32 size, u32 rtt, bool ecn, u32 inflight)
 {
@@ -864,7 +874,7 @@ smartt_on_ack_slow(struct smartt_state *s, const struct smartt_params *p,
  * smartt_on_ack_slow() instead, so that this path makes no call and needs
  * no callee-saved register (Documentation/benchmarks.rst).
  */
-static CORE_FASTPATH enum smartt_action
+static __always_inline enum smartt_action
 smartt_on_ack(struct smartt_state *s, const struct smartt_params *p,
 	      u32 now, u32 size, s32 rtt_us, bool ecn, u32 inflight)
 {
@@ -880,8 +890,8 @@ smartt_on_ack(struct smartt_state *s, const struct smartt_params *p,
 		rtt = smartt_learned_brtt(p, rtt);
 	if (size > SMARTT_CWND_LIMIT)
 		size = SMARTT_CWND_LIMIT;
-	if (core_unlikely(!s->brtt || s->gen != core_read_gen(&p->gen) ||
-			  (rtt < s->brtt && rtt && !p->base_rtt_us)))
+	if (unlikely(!s->brtt || s->gen != smartt_params_gen(p) ||
+		     (rtt < s->brtt && rtt && !p->base_rtt_us)))
 		return smartt_on_ack_slow(s, p, now, size, rtt, ecn, inflight);
 	smartt_ack_count(s, size, rtt);
 	return smartt_ack_act(s, p, now, size, rtt, ecn, inflight);
@@ -911,7 +921,7 @@ static inline enum smartt_action smartt_loss(struct smartt_state *s,
  * listing would take the bytes and arm even there, against the intent of
  * Sec. III-E).
  */
-static CORE_SLOWPATH enum smartt_action
+static noinline enum smartt_action
 smartt_on_nack(struct smartt_state *s, const struct smartt_params *p,
 	       u32 now, u32 size, u32 inflight)
 {

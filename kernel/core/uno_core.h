@@ -29,7 +29,7 @@
 #include "core_types.h"
 
 #define UNO_FX_SHIFT		16
-#define UNO_FX_ONE		(1U << UNO_FX_SHIFT)
+#define UNO_FX_ONE		BIT(UNO_FX_SHIFT)
 #define UNO_CWND_SHIFT		8
 #define UNO_RTT_NONE		0xffffffffU	/* "no min RTT yet" */
 
@@ -37,9 +37,9 @@
  * Bounds that make the arithmetic below overflow-free. A BDP of 2^36 bytes
  * (64 GiB) is 1.6 Tbit/s over 330 ms; windows stay below 2^40 bytes.
  */
-#define UNO_BDP_MAX		(1ULL << 36)
-#define UNO_AI_ACKED_MAX	(1U << 23)	/* bytes per ACK used for AI */
-#define UNO_PERIOD_MAX		(1U << 30)	/* us, keeps u32 compares valid */
+#define UNO_BDP_MAX		BIT_ULL(36)
+#define UNO_AI_ACKED_MAX	BIT(23)		/* bytes per ACK used for AI */
+#define UNO_PERIOD_MAX		BIT(30)		/* us, keeps u32 compares valid */
 #define UNO_ARM_MAX		0x7fffffffU	/* bytes, u32 sequence space */
 #define UNO_SEGS_MAX		0x7fffffffU	/* Linux snd_cwnd is int-sized */
 
@@ -252,11 +252,11 @@ static inline u64 uno_md_gain_q32(const struct uno_params *p, u64 bdp)
 	u64 k = p->md_k_bytes;
 
 	if (!k)
-		k = core_div_u32(uno_bdp(p, p->intra_rtt_us), UNO_K_INTRA_DIV);
+		k = div_u64(uno_bdp(p, p->intra_rtt_us), UNO_K_INTRA_DIV);
 	k = uno_min(k, 0xffffffffULL);
 	if (!(k + bdp))
 		return 0;
-	return core_div_u64(k << 32, k + bdp) << 2;
+	return div64_u64(k << 32, k + bdp) << 2;
 }
 
 /*
@@ -271,7 +271,7 @@ static inline u32 uno_epoch_period(const struct uno_params *p,
 	u64 period = rtt_us;
 
 	if (uno_is_inter(p, base_rtt_us))
-		period = core_div_u32(period * p->intra_rtt_us, base_rtt_us);
+		period = div_u64(period * p->intra_rtt_us, base_rtt_us);
 	return (u32)uno_max(uno_min(period, UNO_PERIOD_MAX), 1);
 }
 
@@ -281,7 +281,7 @@ static inline u32 uno_epoch_period(const struct uno_params *p,
  */
 static inline u32 uno_qa_period(const struct uno_params *p, u32 base_rtt_us)
 {
-	u64 period = core_div_u32((u64)base_rtt_us * p->qa_period_pct + 99, 100);
+	u64 period = div_u64((u64)base_rtt_us * p->qa_period_pct + 99, 100);
 
 	return (u32)uno_min(period, UNO_PERIOD_MAX);
 }
@@ -305,8 +305,8 @@ static inline u32 uno_qa_window(const struct uno_params *p,
 				const struct uno_state *s,
 				const struct uno_ack *a)
 {
-	u64 w = core_div_u32((u64)uno_qa_period(p, uno_qa_rtt(s, a)) *
-			     p->qa_window_pct + 99, 100);
+	u64 w = div_u64((u64)uno_qa_period(p, uno_qa_rtt(s, a)) *
+			p->qa_window_pct + 99, 100);
 
 	return (u32)uno_min(w, UNO_PERIOD_MAX);
 }
@@ -323,9 +323,9 @@ static inline u64 uno_qa_acked(const struct uno_params *p,
 			       const struct uno_state *s,
 			       const struct uno_ack *a)
 {
-	u64 f = core_div_u64((u64)s->base_rtt_us << 32, uno_qa_rtt(s, a));
+	u64 f = div64_u64((u64)s->base_rtt_us << 32, uno_qa_rtt(s, a));
 
-	f = core_div_u32(f * 100, p->qa_window_pct);
+	f = div_u64(f * 100, p->qa_window_pct);
 	return uno_mul_q32(s->qa_acked, f);
 }
 
@@ -349,7 +349,17 @@ static inline u64 uno_min_cwnd(const struct uno_params *p, u32 mss)
 /* Window cap in q8, max_cwnd_bdp_pct of BDP_f, before the floor. */
 static inline u64 uno_cap(const struct uno_params *p, u64 bdp)
 {
-	return core_div_u32(bdp * p->max_cwnd_bdp_pct, 100) << UNO_CWND_SHIFT;
+	return div_u64(bdp * p->max_cwnd_bdp_pct, 100) << UNO_CWND_SHIFT;
+}
+
+/* The parameters' generation, bumped by every write (uno_nl.h). */
+static inline u32 uno_params_gen(const struct uno_params *p)
+{
+	/*
+	 * Pairs with uno_nl_param_store()'s smp_store_release() after the
+	 * value: what is read after a new generation is the new values.
+	 */
+	return smp_load_acquire(&p->gen);
 }
 
 /*
@@ -360,7 +370,7 @@ static inline u64 uno_cap(const struct uno_params *p, u64 bdp)
 static inline void uno_cache_cap(struct uno_state *s,
 				 const struct uno_params *p)
 {
-	s->cap_gen = core_read_gen(&p->gen);
+	s->cap_gen = uno_params_gen(p);
 	s->cap = uno_cap(p, uno_bdp(p, s->base_rtt_us));
 }
 
@@ -391,7 +401,7 @@ static inline u32 uno_cwnd_segs(const struct uno_state *s,
 				const struct uno_params *p, u32 mss)
 {
 	u32 seg = mss ? mss : 1;
-	u64 segs = core_div_u32(uno_cwnd_bytes(s) + seg - 1, seg);
+	u64 segs = div_u64(uno_cwnd_bytes(s) + seg - 1, seg);
 
 	segs = uno_max(segs, p->min_cwnd_segs);
 	return (u32)uno_min(segs, UNO_SEGS_MAX);
@@ -407,7 +417,7 @@ static inline u64 uno_pacing_rate(const struct uno_state *s)
 {
 	if (!s->base_rtt_us)
 		return 0;
-	return core_div_u32(uno_cwnd_bytes(s) * 1000000, s->base_rtt_us);
+	return div_u64(uno_cwnd_bytes(s) * 1000000, s->base_rtt_us);
 }
 
 static inline void uno_clamp(struct uno_state *s, const struct uno_params *p,
@@ -429,12 +439,12 @@ static inline void uno_ai(struct uno_state *s, const struct uno_params *p,
 			  u64 bytes)
 {
 	u64 bdp = uno_bdp(p, s->base_rtt_us);
-	u64 alpha = core_div_u32((bdp * p->alpha_ppm) << UNO_CWND_SHIFT,
-				1000000);
+	u64 alpha = div_u64((bdp * p->alpha_ppm) << UNO_CWND_SHIFT,
+			    1000000);
 	u64 cwnd = uno_max(uno_cwnd_bytes(s), 1);
 
 	bytes = uno_min(uno_min(bytes, cwnd), UNO_AI_ACKED_MAX);
-	s->cwnd += core_div_u64(alpha * bytes, cwnd);
+	s->cwnd += div64_u64(alpha * bytes, cwnd);
 }
 
 /*
@@ -474,15 +484,15 @@ static inline bool uno_md(struct uno_state *s, const struct uno_params *p,
  * the artifact's trend rule sees E receding, in which case the flow gets an
  * extra AI for the epoch's bytes instead.
  */
-static CORE_SLOWPATH u32 uno_epoch_end(struct uno_state *s, const struct uno_params *p,
-				       u32 rtt_us, u32 tx_us)
+static noinline u32 uno_epoch_end(struct uno_state *s, const struct uno_params *p,
+				  u32 rtt_us, u32 tx_us)
 {
 	u32 g = p->ewma_gain_q16, period, next, ev = UNO_EV_EPOCH;
 	u64 frac = 0;
 
 	/* marked <= acked < 2^48 bytes per epoch, so frac <= 1.0 in Q16 */
 	if (s->ep_acked)
-		frac = core_div_u64(s->ep_marked << UNO_FX_SHIFT, s->ep_acked);
+		frac = div64_u64(s->ep_marked << UNO_FX_SHIFT, s->ep_acked);
 	s->ecn_ewma = (u32)(((u64)(UNO_FX_ONE - g) * s->ecn_ewma +
 			     (u64)g * frac) >> UNO_FX_SHIFT);
 
@@ -523,9 +533,9 @@ static CORE_SLOWPATH u32 uno_epoch_end(struct uno_state *s, const struct uno_par
  * QA window start: on the ACK of the first packet sent after the previous
  * window ended (or after a cut), a window of uno_qa_window() opens.
  */
-static CORE_SLOWPATH void uno_qa_open(struct uno_state *s,
-				      const struct uno_params *p,
-				      const struct uno_ack *a)
+static noinline void uno_qa_open(struct uno_state *s,
+				 const struct uno_params *p,
+				 const struct uno_ack *a)
 {
 	s->flags |= UNO_F_QA_ON;
 	s->flags &= ~UNO_F_QA_APPLIM;
@@ -561,14 +571,14 @@ static inline bool uno_qa_fires(const struct uno_state *s,
 	return *acked * 100 < uno_cwnd_bytes(s) * p->beta_qa_pct;
 }
 
-static CORE_SLOWPATH u32 uno_qa_end(struct uno_state *s, const struct uno_params *p,
-				    const struct uno_ack *a)
+static noinline u32 uno_qa_end(struct uno_state *s, const struct uno_params *p,
+			       const struct uno_ack *a)
 {
 	u64 acked, cwnd;
 	u32 ev = 0;
 
 	if (uno_qa_fires(s, p, a, &acked)) {
-		cwnd = uno_max(core_div_u32(acked * p->qa_cut_pct, 100),
+		cwnd = uno_max(div_u64(acked * p->qa_cut_pct, 100),
 			       uno_min_cwnd(p, a->mss));
 		s->cwnd = cwnd << UNO_CWND_SHIFT;
 		s->flags &= ~(UNO_F_EP_ON | UNO_F_QA_ON);
@@ -599,7 +609,7 @@ static inline void uno_start(struct uno_state *s, const struct uno_params *p,
 {
 	u64 bdp = uno_bdp(p, base_rtt_us);
 
-	s->cwnd = core_div_u32(bdp * p->init_cwnd_bdp_pct, 100) << UNO_CWND_SHIFT;
+	s->cwnd = div_u64(bdp * p->init_cwnd_bdp_pct, 100) << UNO_CWND_SHIFT;
 	uno_clamp(s, p, bdp, mss);
 	s->ep_acked = 0;
 	s->ep_marked = 0;
@@ -707,9 +717,9 @@ static inline bool uno_ep_ends(const struct uno_state *s,
  * the send time of the acked packet (now - rtt) are skipped when the ACK
  * carries no RTT sample (retransmissions, Karn). Returns UNO_EV_* bits.
  */
-static CORE_SLOWPATH u32 uno_on_ack_slow(struct uno_state *s,
-					 const struct uno_params *p,
-					 const struct uno_ack *a)
+static noinline u32 uno_on_ack_slow(struct uno_state *s,
+				    const struct uno_params *p,
+				    const struct uno_ack *a)
 {
 	bool ep_end;
 	u64 lo, hi;
@@ -717,7 +727,7 @@ static CORE_SLOWPATH u32 uno_on_ack_slow(struct uno_state *s,
 
 	if (!uno_update_base(s, p, a))
 		return 0;
-	if (s->cap_gen != core_read_gen(&p->gen))
+	if (s->cap_gen != uno_params_gen(p))
 		uno_cache_cap(s, p);
 
 	/* One window sent since start or QA: MD decisions may resume. */
@@ -761,9 +771,9 @@ static CORE_SLOWPATH u32 uno_on_ack_slow(struct uno_state *s,
  * end? Each test is one of that function's own, so on every other ACK it
  * would do no more than count, increase and clamp.
  */
-static CORE_FASTPATH bool uno_ack_is_steady(const struct uno_state *s,
-					    const struct uno_params *p,
-					    const struct uno_ack *a)
+static __always_inline bool uno_ack_is_steady(const struct uno_state *s,
+					      const struct uno_params *p,
+					      const struct uno_ack *a)
 {
 	u32 qa_from = a->now_us, base = s->base_rtt_us;
 
@@ -772,10 +782,10 @@ static CORE_FASTPATH bool uno_ack_is_steady(const struct uno_state *s,
 	 * keep: the base was never set below the intra-DC RTT it was
 	 * floored at, and a new intra-DC RTT comes with a new generation.
 	 */
-	if (core_unlikely(a->min_rtt_us != base || !base) &&
+	if (unlikely(a->min_rtt_us != base || !base) &&
 	    uno_base_rtt(p, a->min_rtt_us) != base)
 		return false;
-	if (core_unlikely(s->cap_gen != core_read_gen(&p->gen)))
+	if (unlikely(s->cap_gen != uno_params_gen(p)))
 		return false;
 	if (!(s->flags & UNO_F_EP_ON) && uno_after_eq(a->sent, s->ep_arm_seq))
 		return false;
@@ -794,13 +804,13 @@ static CORE_FASTPATH bool uno_ack_is_steady(const struct uno_state *s,
  * and every other ACK goes to uno_on_ack_slow(), which does the same and
  * the rest.
  */
-static CORE_FASTPATH u32 uno_on_ack(struct uno_state *s,
-				    const struct uno_params *p,
-				    const struct uno_ack *a)
+static __always_inline u32 uno_on_ack(struct uno_state *s,
+				      const struct uno_params *p,
+				      const struct uno_ack *a)
 {
 	u64 lo, hi;
 
-	if (core_unlikely(!uno_ack_is_steady(s, p, a)))
+	if (unlikely(!uno_ack_is_steady(s, p, a)))
 		return uno_on_ack_slow(s, p, a);
 	uno_count(s, a);
 	lo = uno_lo(p, a);

@@ -10,7 +10,7 @@
 #include "cc_cost.h"
 
 #if defined(__clang__)
-#define BENCH_ENTRY __attribute__((noinline, used))
+#define BENCH_ENTRY noinline __attribute__((used))
 #else
 #define BENCH_ENTRY __attribute__((noipa, used))
 #endif
@@ -38,7 +38,7 @@ BENCH_ENTRY u32 bench_uno_ack(struct uno_state *s, const struct uno_ack *a)
  * ACK, with the law the flow runs: SMaRTT's or NSCC's (tcp_smartt_nscc()).
  */
 #define SMARTT_CONG_CONTROL(law)					\
-static __attribute__((noinline)) u32					\
+static noinline u32						\
 law##_nack_ack(struct smartt_state *s, const struct bench_smartt_in *a) \
 {									\
 	const struct smartt_params *p = &bench_smartt_params;		\
@@ -84,7 +84,7 @@ BENCH_ENTRY u32 bench_nscc_ack(struct smartt_state *s,
 BENCH_ENTRY u32 bench_uno_tcp_ack(struct uno_state *s, const struct uno_ack *a)
 {
 	u32 ev = uno_on_ack(s, &bench_uno_params, a);
-	u64 rate = core_div_u32(uno_pacing_rate(s) * bench_pacing_pct, 100);
+	u64 rate = div_u64(uno_pacing_rate(s) * bench_pacing_pct, 100);
 
 	bench_sink = uno_cwnd_segs(s, &bench_uno_params, a->mss) + rate;
 	return ev;
