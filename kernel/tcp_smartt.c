@@ -49,7 +49,6 @@
 #include "nscc_core.h"
 #include "uno_ecn.h"
 #include "uno_nl.h"
-#include "tcp_smartt_params.h"
 #include "uapi/tcp_smartt.h"
 
 struct smartt {
@@ -74,16 +73,16 @@ static struct smartt_params smartt_params __read_mostly = SMARTT_PARAMS_INIT;
  * and rtt_gain_*, applied when a flow's base RTT or MSS changes
  * (UNO_APPLY_REBASE), and init_cwnd and a non-zero base_rtt_us, read when
  * a connection starts (UNO_APPLY_NEW), and pacing_gain going from 0 to
- * non-zero (a socket that started unpaced stays unpaced). What a flow caches from them
- * (smartt_cache()) it derives again on the first ACK after a store, which
- * bumps smartt_params.gen. The core is safe for any combination of values.
- * The list is in tcp_smartt_params.h.
+ * non-zero (a socket that started unpaced stays unpaced). What a flow
+ * caches from them (smartt_cache()) it derives again on the first ACK
+ * after a store, which bumps smartt_params.gen. The core is safe for any
+ * combination of values. The list is in tcp_smartt_params.h.
  */
 
-TCP_SMARTT_PARAMS(UNO_NL_DEFINE_PARAM)
-
-static struct uno_nl_param *tcp_smartt_params[] = {
-	TCP_SMARTT_PARAMS(UNO_NL_PARAM_REF)
+static struct uno_nl_param tcp_smartt_params[] = {
+#define TCP_SMARTT_PARAM UNO_NL_PARAM
+#include "tcp_smartt_params.h"
+#undef TCP_SMARTT_PARAM
 };
 
 static struct uno_nl_cc tcp_smartt_nl = {
@@ -92,6 +91,14 @@ static struct uno_nl_cc tcp_smartt_nl = {
 	.n_params = ARRAY_SIZE(tcp_smartt_params),
 	.gen = &smartt_params.gen,
 };
+
+#define TCP_SMARTT_PARAM(...) UNO_NL_MODULE_PARAM(tcp_smartt_nl, __VA_ARGS__);
+#include "tcp_smartt_params.h"
+#undef TCP_SMARTT_PARAM
+
+#define TCP_SMARTT_PARAM(...) UNO_NL_PARM_DESC(__VA_ARGS__);
+#include "tcp_smartt_params.h"
+#undef TCP_SMARTT_PARAM
 
 static u32 tcp_smartt_bytes(u32 pkts, u32 mss)
 {
@@ -187,7 +194,7 @@ static s32 tcp_smartt_rtt(const struct rate_sample *rs)
 	return (s32)min_t(long, rs->rtt_us, S32_MAX);
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#if KERNEL_VERSION(6, 10, 0) <= LINUX_VERSION_CODE
 static void tcp_smartt_cong_control(struct sock *sk, u32 ack, int flag,
 				    const struct rate_sample *rs)
 #else

@@ -30,7 +30,6 @@
 #include "uno_core.h"
 #include "uno_ecn.h"
 #include "uno_nl.h"
-#include "tcp_uno_params.h"
 #include "uapi/tcp_uno.h"
 
 struct uno {
@@ -64,10 +63,10 @@ static u32 pacing_pct __read_mostly = 100;
  * stays unpaced). The list is in tcp_uno_params.h.
  */
 
-TCP_UNO_PARAMS(UNO_NL_DEFINE_PARAM)
-
-static struct uno_nl_param *tcp_uno_params[] = {
-	TCP_UNO_PARAMS(UNO_NL_PARAM_REF)
+static struct uno_nl_param tcp_uno_params[] = {
+#define TCP_UNO_PARAM UNO_NL_PARAM
+#include "tcp_uno_params.h"
+#undef TCP_UNO_PARAM
 };
 
 static struct uno_nl_cc tcp_uno_nl = {
@@ -76,6 +75,14 @@ static struct uno_nl_cc tcp_uno_nl = {
 	.n_params = ARRAY_SIZE(tcp_uno_params),
 	.gen = &uno_params.gen,
 };
+
+#define TCP_UNO_PARAM(...) UNO_NL_MODULE_PARAM(tcp_uno_nl, __VA_ARGS__);
+#include "tcp_uno_params.h"
+#undef TCP_UNO_PARAM
+
+#define TCP_UNO_PARAM(...) UNO_NL_PARM_DESC(__VA_ARGS__);
+#include "tcp_uno_params.h"
+#undef TCP_UNO_PARAM
 
 static struct tcp_congestion_ops tcp_uno;
 static struct tcp_congestion_ops tcp_uno_reno;
@@ -130,7 +137,7 @@ static void tcp_uno_init(struct sock *sk)
 }
 
 /* Per-ACK control, after Linux's loss and recovery processing. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#if KERNEL_VERSION(6, 10, 0) <= LINUX_VERSION_CODE
 static void tcp_uno_cong_control(struct sock *sk, u32 ack, int flag,
 				 const struct rate_sample *rs)
 #else

@@ -67,47 +67,73 @@ static const char *uno_nl_range_msg(u32 min, u32 max)
 	return m->text;
 }
 
+static struct uno_nl_param *uno_nl_find_param(struct uno_nl_cc *cc,
+					      const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < cc->n_params; i++)
+		if (!strcmp(cc->params[i].name, name))
+			return &cc->params[i];
+	return NULL;
+}
+
 /*
  * Called with uno_nl_lock held, which serialises the generation's
  * read-modify-write between sysfs and netlink writers.
  */
-static int uno_nl_param_store(struct uno_nl_param *p, u32 v)
+static int uno_nl_param_store(struct uno_nl_cc *cc, struct uno_nl_param *p,
+			      u32 v)
 {
 	lockdep_assert_held(&uno_nl_lock);
 	if (v < p->min || v > p->max)
 		return -EINVAL;
 	WRITE_ONCE(*p->val, v);
-	if (p->gen) {
-		/* After the value: pairs with core_read_gen()'s acquire. */
-		smp_store_release(p->gen, *p->gen + 1);
+	if (cc->gen) {
+		/* After the value: pairs with the laws' smp_load_acquire(). */
+		smp_store_release(cc->gen, *cc->gen + 1);
 	}
 	return 0;
 }
 
+/*
+ * A module parameter's CC is kp->arg, its entry the one of its name. This
+ * runs before module_init for the values given to insmod, when the CC is
+ * not registered yet: its table is.
+ */
+static struct uno_nl_param *uno_nl_kparam(const struct kernel_param *kp)
+{
+	return uno_nl_find_param(kp->arg, kp->name);
+}
+
 static int uno_nl_param_set(const char *val, const struct kernel_param *kp)
 {
+	struct uno_nl_param *p = uno_nl_kparam(kp);
 	u32 v;
 	int err;
 
+	if (WARN_ON_ONCE(!p))
+		return -ENOENT;
 	if (kstrtou32(val, 0, &v))
 		return -EINVAL;
 	mutex_lock(&uno_nl_lock);
-	err = uno_nl_param_store(kp->arg, v);
+	err = uno_nl_param_store(kp->arg, p, v);
 	mutex_unlock(&uno_nl_lock);
 	return err;
 }
 
 static int uno_nl_param_get(char *buffer, const struct kernel_param *kp)
 {
-	const struct uno_nl_param *p = kp->arg;
+	const struct uno_nl_param *p = uno_nl_kparam(kp);
 
+	if (WARN_ON_ONCE(!p))
+		return -ENOENT;
 	return sysfs_emit(buffer, "%u\n", READ_ONCE(*p->val));
 }
 
 /*
- * The module parameter ops of every registered parameter (kp->arg is its
- * struct uno_nl_param): sysfs writes take the netlink path's lock and
- * range check.
+ * The module parameter ops of every registered parameter: sysfs writes
+ * take the netlink path's lock and range check.
  */
 const struct kernel_param_ops uno_nl_param_ops = {
 	.set = uno_nl_param_set,
@@ -122,17 +148,6 @@ static struct uno_nl_cc *uno_nl_find_cc(const char *name)
 	list_for_each_entry(cc, &uno_nl_ccs, list)
 		if (!strcmp(cc->name, name))
 			return cc;
-	return NULL;
-}
-
-static struct uno_nl_param *uno_nl_find_param(struct uno_nl_cc *cc,
-					      const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < cc->n_params; i++)
-		if (!strcmp(cc->params[i]->name, name))
-			return cc->params[i];
 	return NULL;
 }
 
@@ -157,14 +172,13 @@ int uno_nl_register(struct uno_nl_cc *cc)
 		goto out;
 	}
 	for (i = 0; i < cc->n_params; i++) {
-		struct uno_nl_param *p = cc->params[i];
+		struct uno_nl_param *p = &cc->params[i];
 
 		p->range_msg = uno_nl_range_msg(p->min, p->max);
 		if (!p->range_msg) {
 			err = -ENOMEM;
 			goto out;
 		}
-		p->gen = cc->gen;
 	}
 	list_add_tail(&cc->list, &uno_nl_ccs);
 	uno_nl_gen++;
@@ -295,7 +309,7 @@ static int uno_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		for (pi = cb->args[1]; pi < cc->n_params; pi++) {
 			err = uno_nl_fill(skb, NETLINK_CB(cb->skb).portid,
 					  cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					  cc, cc->params[pi]);
+					  cc, &cc->params[pi]);
 			if (err)
 				break;
 			nl_dump_check_consistent(cb, nlmsg_hdr(skb));
@@ -338,7 +352,7 @@ static int uno_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(p)) {
 		err = PTR_ERR(p);
 	} else {
-		err = uno_nl_param_store(p, nla_get_u32(val));
+		err = uno_nl_param_store(cc, p, nla_get_u32(val));
 		if (err)
 			uno_nl_range_err(info->extack, val, p->range_msg);
 	}

@@ -6,20 +6,22 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "tcp_smartt_params.h"
-#include "tcp_uno_params.h"
+#include "smartt_core.h"
+#include "uapi/uno_nl.h"
+#include "uno_core.h"
 
 namespace uno {
 namespace {
 
-#define SPEC_UNO(_name, _val, _min, _max, _apply, _desc) \
-	{ "uno", #_name, _min, _max, static_cast<Apply>(_apply), _desc },
-#define SPEC_SMARTT(_name, _val, _min, _max, _apply, _desc) \
-	{ "smartt", #_name, _min, _max, static_cast<Apply>(_apply), _desc },
-
 const ParamSpec kSpecs[] = {
-	TCP_UNO_PARAMS(SPEC_UNO)
-	TCP_SMARTT_PARAMS(SPEC_SMARTT)
+#define TCP_UNO_PARAM(_name, _desc, _val, _min, _max, _apply) \
+	{ "uno", #_name, _min, _max, static_cast<Apply>(_apply), _desc },
+#include "tcp_uno_params.h"
+#undef TCP_UNO_PARAM
+#define TCP_SMARTT_PARAM(_name, _desc, _val, _min, _max, _apply) \
+	{ "smartt", #_name, _min, _max, static_cast<Apply>(_apply), _desc },
+#include "tcp_smartt_params.h"
+#undef TCP_SMARTT_PARAM
 };
 
 // Friendly names, documented in Documentation/unod.rst.
