@@ -1,8 +1,8 @@
 #!/bin/bash
 # make check: install what is missing, build everything, run the unit tests
-# (CTest), sparse over the modules, the VM runner's self-test and the VM
-# tests, and close with one 'N passed, N failed, N skipped' line over all
-# of them.
+# (CTest), sparse and checkpatch over the modules, the VM runner's
+# self-test and the VM tests, and close with one 'N passed, N failed,
+# N skipped' line over all of them.
 #
 # usage: check.sh [TEST...]   (VM tests to run; default all)
 set -uo pipefail
@@ -50,11 +50,13 @@ fi
 count "$log/ctest.count" ctest
 
 echo "== static checks"
-if make --no-print-directory sparse 2>&1 | tee "$log/sparse.log"; then
-	passed=$((passed + 1))
-else
-	failed=$((failed + 1))
-fi
+for check in sparse checkpatch; do
+	if make --no-print-directory "$check" 2>&1 | tee "$log/$check.log"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+done
 
 echo "== VM runner self-test"
 selftests/vm/selftest.sh 2>&1 | tee "$log/vm-selftest.log"

@@ -11,7 +11,7 @@ iproute2 iperf3 ethtool tcpdump iputils-ping jq
 clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
 libmnl-dev libgtest-dev googletest
 nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
-gnuplot-nox python3-docutils valgrind sparse
+gnuplot-nox python3-docutils valgrind sparse linux-source-6.1
 "
 
 missing=""
