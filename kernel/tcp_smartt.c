@@ -48,7 +48,7 @@
 #include "smartt_core.h"
 #include "nscc_core.h"
 #include "uno_ecn.h"
-#include "uno_nl.h"
+#include "uno_nl_impl.h"
 #include "uapi/tcp_smartt.h"
 
 struct smartt {
@@ -66,7 +66,7 @@ static struct smartt_params smartt_params __read_mostly = SMARTT_PARAMS_INIT;
 
 /*
  * Every parameter, described once: a module parameter and an entry of the
- * "uno" generic netlink family (uno_nl.h), with one range check for both;
+ * module's generic netlink family (uno_nl.h), with one range check for both;
  * a value outside its range is refused with -EINVAL and the old value
  * stays. Flows read them on every ACK, so a change applies to running
  * connections (UNO_APPLY_ACK), except link_rate_mbps, bdp_ref, bdp_ref_mtu
@@ -375,14 +375,14 @@ static int __init tcp_smartt_register(void)
 		return err;
 	err = tcp_register_congestion_control(&tcp_smartt);
 	if (err)
-		uno_nl_unregister(&tcp_smartt_nl);
+		uno_nl_unregister();
 	return err;
 }
 
 static void __exit tcp_smartt_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_smartt);
-	uno_nl_unregister(&tcp_smartt_nl);
+	uno_nl_unregister();
 }
 
 module_init(tcp_smartt_register);

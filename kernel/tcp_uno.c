@@ -29,7 +29,7 @@
 
 #include "uno_core.h"
 #include "uno_ecn.h"
-#include "uno_nl.h"
+#include "uno_nl_impl.h"
 #include "uapi/tcp_uno.h"
 
 struct uno {
@@ -54,7 +54,7 @@ static u32 pacing_pct __read_mostly = 100;
 
 /*
  * Every tunable, described once: a module parameter and an entry of the
- * "uno" generic netlink family (uno_nl.h), with one range check for both;
+ * module's generic netlink family (uno_nl.h), with one range check for both;
  * a value outside the range fails with -EINVAL and keeps the old value.
  * Flows read the parameters on every ACK (the window cap they keep, when
  * a write has bumped uno_params.gen), so changes apply to running
@@ -295,14 +295,14 @@ static int __init tcp_uno_register(void)
 		return err;
 	err = tcp_register_congestion_control(&tcp_uno);
 	if (err)
-		uno_nl_unregister(&tcp_uno_nl);
+		uno_nl_unregister();
 	return err;
 }
 
 static void __exit tcp_uno_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_uno);
-	uno_nl_unregister(&tcp_uno_nl);
+	uno_nl_unregister();
 }
 
 module_init(tcp_uno_register);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * uno_nl: the run-time parameters of our congestion controls, served by the
- * "uno" generic netlink family (uapi/uno_nl.h) and by module parameters.
+ * uno_nl: the run-time parameters of our congestion controls, served by
+ * module parameters and by a generic netlink family per CC module
+ * (uapi/uno_nl.h), both with one range check: uno_nl_impl.h, which the
+ * CC's module includes.
  *
  * A CC describes each parameter once, in a list of
  * TCP_FOO_PARAM(name, description, storage, min, max, apply) lines
@@ -22,8 +24,9 @@
  *	#define TCP_FOO_PARAM(...) UNO_NL_PARM_DESC(__VA_ARGS__);
  *	...
  *
- * It registers the table from module_init, unregisters it from
- * module_exit. sysfs and netlink writes both go through
+ * It includes uno_nl_impl.h before the module parameters (they use its
+ * ops), calls uno_nl_register() from module_init and uno_nl_unregister()
+ * from module_exit. sysfs and netlink writes both go through
  * uno_nl_param_store(), so they accept the same values.
  *
  * A CC whose flows cache values derived from its parameters points
@@ -34,10 +37,10 @@
 #ifndef _UNO_NL_H
 #define _UNO_NL_H
 
-#include <linux/list.h>
 #include <linux/moduleparam.h>
 #include <linux/stringify.h>
 #include <linux/types.h>
+#include <net/netlink.h>
 
 #include "uapi/uno_nl.h"
 
@@ -45,10 +48,8 @@ struct uno_nl_param {
 	const char *name;
 	const char *desc;
 	u32 *val;
-	u32 min;
-	u32 max;
+	struct nla_policy policy;	/* NLA_U32 and the values accepted */
 	u8 apply;			/* UNO_APPLY_* */
-	const char *range_msg;		/* extack text, set by uno_nl */
 };
 
 struct uno_nl_cc {
@@ -56,23 +57,19 @@ struct uno_nl_cc {
 	struct uno_nl_param *params;
 	unsigned int n_params;
 	u32 *gen;			/* bumped by every store, or NULL */
-	struct list_head list;		/* private to uno_nl */
 };
 
-/* Module parameter ops; kp->arg is the parameter's struct uno_nl_cc. */
-extern const struct kernel_param_ops uno_nl_param_ops;
-
-int uno_nl_register(struct uno_nl_cc *cc);
-void uno_nl_unregister(struct uno_nl_cc *cc);
-
-/* An entry of a CC's table; modinfo and netlink show the range too. */
+/*
+ * An entry of a CC's table; modinfo and netlink show the range too. The
+ * range is a netlink policy, which an extack can carry back.
+ */
 #define UNO_NL_PARAM(_name, _desc, _val, _min, _max, _apply)		\
 	{								\
 		.name = #_name,						\
 		.desc = _desc " [" __stringify(_min) ".." __stringify(_max) "]", \
 		.val = &(_val),						\
-		.min = _min,						\
-		.max = _max,						\
+		.policy = NLA_POLICY_FULL_RANGE(NLA_U32,		\
+			(&(struct netlink_range_validation){ _min, _max })), \
 		.apply = _apply,					\
 	},
 

@@ -1,29 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * The "uno" generic netlink family (module uno_nl): run-time parameters of
- * the tcp_uno and tcp_smartt congestion controls, the same u32 values as
- * their module parameters (/sys/module/tcp_<cc>/parameters/), read and
- * written through the same storage and range checks.
+ * The generic netlink family of each of our congestion control modules,
+ * named after the module (UNO_GENL_NAME_PREFIX and the CC: "tcp_uno",
+ * "tcp_smartt"): its run-time parameters, the same u32 values as its
+ * module parameters (/sys/module/tcp_<cc>/parameters/), read and written
+ * through the same storage and range checks. The parameters are global,
+ * so the families are served in the initial network namespace only.
  *
- *   UNO_CMD_PARAM_GET  doit: UNO_A_CC + UNO_A_PARAM, one parameter.
- *                      dump: every parameter of every registered CC, or of
- *                      UNO_A_CC only. Anyone may read.
- *   UNO_CMD_PARAM_SET  UNO_A_CC + UNO_A_PARAM + UNO_A_VALUE. Needs
- *                      CAP_NET_ADMIN in the initial user namespace: the
- *                      parameters are global, not per network namespace.
+ *   UNO_CMD_PARAM_GET  doit: UNO_A_PARAM, one parameter.
+ *                      dump: every parameter. Anyone may read.
+ *   UNO_CMD_PARAM_SET  UNO_A_PARAM + UNO_A_VALUE. Needs CAP_NET_ADMIN.
  *
+ * A request may carry UNO_A_CC; it must then name the family's CC.
  * Replies to GET carry UNO_A_CC, UNO_A_PARAM, UNO_A_VALUE, UNO_A_VALUE_MIN,
  * UNO_A_VALUE_MAX, UNO_A_APPLY and UNO_A_DESC. Requests are validated
  * strictly: unknown or reply-only attributes are refused.
  *
- * Errors: -ENOENT for a CC that is not loaded or a parameter it does not
- * have, -EINVAL (with an extack message naming the range) for a value out
- * of range, -EPERM without CAP_NET_ADMIN.
+ * Errors: -ENOENT for a parameter the CC does not have (or another CC),
+ * -EINVAL for a value out of range, with the range in the extack as the
+ * value's policy (NLMSGERR_ATTR_POLICY), -EPERM without CAP_NET_ADMIN.
  */
 #ifndef _UAPI_LINUX_UNO_NL_H
 #define _UAPI_LINUX_UNO_NL_H
 
-#define UNO_GENL_NAME		"uno"
+#define UNO_GENL_NAME_PREFIX	"tcp_"
 #define UNO_GENL_VERSION	1
 
 /* Longest CC or parameter name, with its NUL. */

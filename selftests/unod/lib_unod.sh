@@ -6,7 +6,7 @@ UNOCTL=${UNOCTL:-/uno/bin/unoctl}
 UNOD=${UNOD:-/uno/bin/unod}
 UNOD_LOG=$OUT_DIR/unod.log
 
-# param CC NAME: the value the uno genl family reports.
+# param CC NAME: the value the CC module's genl family reports.
 param() {
 	$UNOCTL -j cc show "$1" "$2" | jq -r '.[0].value'
 }

@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The uno genl family: anyone may read, only CAP_NET_ADMIN may set
-# (GENL_ADMIN_PERM): an unprivileged unoctl cc set fails with EPERM and
-# changes nothing. The kernel range check answers with an extack message,
-# and netlink and sysfs agree on values and ranges.
+# The CC modules' genl families: anyone may read, only CAP_NET_ADMIN may
+# set (GENL_ADMIN_PERM): an unprivileged unoctl cc set fails with EPERM and
+# changes nothing. The kernel range check answers with an extack message
+# and the range as the value's policy, netlink and sysfs agree on values
+# and ranges, and the global parameters are not served in another network
+# namespace.
 # uno-timeout: 60
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_unod.sh"
@@ -14,7 +16,13 @@ nobody() { $SETPRIV --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
 modprobe tcp_uno || tb_die "modprobe tcp_uno"
 modprobe tcp_smartt || tb_die "modprobe tcp_smartt"
-tb_check uno_nl_loaded "$(grep -c '^uno_nl ' /proc/modules)" == 1
+
+# Only in the initial namespace: the parameters are global.
+tb_add_ns other
+tb_exec other $UNOCTL cc show uno > "$OUT_DIR/netns.txt" 2>&1
+tb_check netns_exit "$?" == 1
+cat "$OUT_DIR/netns.txt"
+tb_check netns_not_served "$(grep -c "congestion control 'uno' is not loaded" "$OUT_DIR/netns.txt")" == 1
 
 # Reading needs no privilege; a dump can be of one CC.
 tb_check nobody_reads "$(nobody $UNOCTL -j cc show | jq length)" == 51

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Malformed and truncated requests to the uno genl family are refused
+# Malformed and truncated requests to tcp_uno's genl family are refused
 # with the right errno (uno_nl_fuzz), thousands of mutated requests leave
-# no kernel warning (the runner checks dmesg), and the CC modules can be
-# unloaded and loaded while dumps run.
+# no kernel warning (the runner checks dmesg), the CC modules can be
+# unloaded and loaded while dumps run, and each loads on its own.
 # uno-timeout: 120
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_unod.sh"
@@ -51,6 +51,16 @@ wait $dumper 2>/dev/null
 tb_check dumps_ran "$(wc -l < "$OUT_DIR/dump-counts.txt")" ">=" 5
 tb_check dump_counts "$(grep -cvE '^(0|22|29|51)$' "$OUT_DIR/dump-counts.txt")" == 0
 tb_check still_loaded "$($UNOCTL -j cc show | jq length)" == 51
-rmmod tcp_uno tcp_smartt uno_nl
-tb_check uno_nl_unloaded "$(grep -c '^uno_nl ' /proc/modules)" == 0
+
+# insmod, which loads no dependency: tcp_uno needs none, and serves its
+# parameters while tcp_smartt is out.
+rmmod tcp_uno
+rmmod tcp_smartt
+insmod "$(modinfo -n tcp_uno)" || tb_die "insmod tcp_uno"
+tb_check insmod_alone "$(grep -c '^tcp_uno ' /proc/modules)" == 1
+tb_check insmod_alone_params "$($UNOCTL -j cc show | jq length)" == 22
+$UNOCTL cc show smartt > "$OUT_DIR/smartt-out.txt" 2>&1
+tb_check smartt_out_exit "$?" == 1
+tb_check smartt_out_msg "$(grep -c "congestion control 'smartt' is not loaded" "$OUT_DIR/smartt-out.txt")" == 1
+rmmod tcp_uno
 tb_exit

@@ -454,13 +454,32 @@ TEST(Netlink, AckWithExtack)
 	auto *e = static_cast<nlmsgerr *>(mnl_nlmsg_put_extra_header(nlh, sizeof(nlmsgerr)));
 	e->error = -EINVAL;
 	e->msg.nlmsg_len = 100; // the request's, ignored when capped
-	mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, "value out of range 1..100000");
+	mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, "value out of range");
 	mnl_attr_put_u32(nlh, NLMSGERR_ATTR_OFFS, 36);
 
 	auto ack = parse_ack(nlh);
 	ASSERT_TRUE(ack);
 	EXPECT_EQ(ack->error, -EINVAL);
-	EXPECT_EQ(ack->msg, "value out of range 1..100000");
+	EXPECT_EQ(ack->msg, "value out of range");
+
+	// The attribute's policy, as netlink_policy_dump_write_attr() puts
+	// it for NLA_U32 with a range: the message says the range.
+	nlattr *pol = mnl_attr_nest_start(nlh, NLMSGERR_ATTR_POLICY);
+	mnl_attr_put_u32(nlh, NL_POLICY_TYPE_ATTR_TYPE, NL_ATTR_TYPE_U32);
+	mnl_attr_put_u64(nlh, NL_POLICY_TYPE_ATTR_MIN_VALUE_U, 1);
+	mnl_attr_put_u64(nlh, NL_POLICY_TYPE_ATTR_MAX_VALUE_U, 100000);
+	mnl_attr_nest_end(nlh, pol);
+	EXPECT_EQ(parse_ack(nlh)->msg, "value out of range 1..100000");
+
+	// A policy without a range of its own says nothing of the value
+	// (here the attribute had the wrong length).
+	nlh->nlmsg_len = reinterpret_cast<char *>(pol) - buf;
+	pol = mnl_attr_nest_start(nlh, NLMSGERR_ATTR_POLICY);
+	mnl_attr_put_u32(nlh, NL_POLICY_TYPE_ATTR_TYPE, NL_ATTR_TYPE_U32);
+	mnl_attr_put_u64(nlh, NL_POLICY_TYPE_ATTR_MIN_VALUE_U, 0);
+	mnl_attr_put_u64(nlh, NL_POLICY_TYPE_ATTR_MAX_VALUE_U, UINT32_MAX);
+	mnl_attr_nest_end(nlh, pol);
+	EXPECT_EQ(parse_ack(nlh)->msg, "value out of range");
 
 	// A plain ack; and a truncated error is an error, not a success.
 	nlh->nlmsg_flags = 0;

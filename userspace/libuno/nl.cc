@@ -98,6 +98,44 @@ std::optional<std::string> get_str(const nlattr *a)
 	return std::string(mnl_attr_get_str(a));
 }
 
+std::optional<uint64_t> get_u64(const nlattr *a)
+{
+	if (!has(a, sizeof(uint64_t)))
+		return std::nullopt;
+	return mnl_attr_get_u64(a);
+}
+
+// The largest value of an unsigned policy type.
+uint64_t type_max(uint32_t type)
+{
+	switch (type) {
+	case NL_ATTR_TYPE_U8:
+		return UINT8_MAX;
+	case NL_ATTR_TYPE_U16:
+		return UINT16_MAX;
+	case NL_ATTR_TYPE_U32:
+		return UINT32_MAX;
+	default:
+		return UINT64_MAX;
+	}
+}
+
+// The range of an unsigned policy an extack carries, as " MIN..MAX"; ""
+// if it has none but its type's (the error is then about something else,
+// such as the attribute's length).
+std::string policy_range(const nlattr *policy)
+{
+	const nlattr *tb[NL_POLICY_TYPE_ATTR_MAX + 1];
+
+	parse_nested(policy, tb);
+	auto type = get_u32(tb[NL_POLICY_TYPE_ATTR_TYPE]);
+	auto min = get_u64(tb[NL_POLICY_TYPE_ATTR_MIN_VALUE_U]);
+	auto max = get_u64(tb[NL_POLICY_TYPE_ATTR_MAX_VALUE_U]);
+	if (!type || !min || !max || (*min == 0 && *max == type_max(*type)))
+		return "";
+	return " " + std::to_string(*min) + ".." + std::to_string(*max);
+}
+
 } // namespace
 
 nlmsghdr *put_ctrl_getfamily(char *buf, uint32_t seq, std::string_view name)
@@ -194,6 +232,9 @@ std::optional<NlAck> parse_ack(const nlmsghdr *nlh)
 	const nlattr *tb[NLMSGERR_ATTR_MAX + 1];
 	parse_attrs(nlh, off, tb);
 	ack.msg = get_str(tb[NLMSGERR_ATTR_MSG]).value_or("");
+	// The attribute's policy says what it should have been.
+	if (tb[NLMSGERR_ATTR_POLICY] && !ack.msg.empty())
+		ack.msg += policy_range(tb[NLMSGERR_ATTR_POLICY]);
 	return ack;
 }
 

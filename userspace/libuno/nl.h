@@ -21,7 +21,7 @@ namespace uno {
 // Large enough for any request we build and for one receive.
 constexpr size_t kNlBufSize = 32768;
 
-// --- generic netlink: the "uno" family ---------------------------------
+// --- generic netlink: the CC modules' families ------------------------
 
 nlmsghdr *put_ctrl_getfamily(char *buf, uint32_t seq, std::string_view name);
 // The family id in a CTRL_CMD_NEWFAMILY reply.
@@ -51,7 +51,7 @@ std::optional<Param> parse_param_msg(const nlmsghdr *nlh, uint16_t family);
 
 struct NlAck {
 	int error = 0; // 0 or a negative errno
-	std::string msg; // the extack message, if any
+	std::string msg; // the extack message, if any, with the policy's range
 };
 
 // An NLMSG_ERROR (ack or error) or an NLMSG_DONE carrying an error code.

@@ -107,9 +107,24 @@ const ParamAlias *find_alias(std::string_view cc, std::string_view alias)
 	return nullptr;
 }
 
+const std::vector<std::string> &cc_names()
+{
+	static const std::vector<std::string> names = [] {
+		std::vector<std::string> v;
+		for (const auto &p : kSpecs)
+			if (v.empty() || v.back() != p.cc)
+				v.emplace_back(p.cc);
+		return v;
+	}();
+	return names;
+}
+
 bool known_cc(std::string_view cc)
 {
-	return cc == "uno" || cc == "smartt";
+	for (const auto &name : cc_names())
+		if (name == cc)
+			return true;
+	return false;
 }
 
 std::optional<ParamValue> scale_param(std::string_view cc, std::string_view name,

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace uno {
 
@@ -40,6 +41,8 @@ std::span<const ParamSpec> param_specs();
 std::span<const ParamAlias> param_aliases();
 const ParamSpec *find_param(std::string_view cc, std::string_view name);
 const ParamAlias *find_alias(std::string_view cc, std::string_view alias);
+// The CCs with parameters, in the table's order ("uno", "smartt").
+const std::vector<std::string> &cc_names();
 bool known_cc(std::string_view cc);
 
 struct ParamValue {

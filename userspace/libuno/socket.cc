@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "params.h"
 #include "uapi/uno_nl.h"
 
 #ifndef NETLINK_EXT_ACK
@@ -47,7 +48,6 @@ void NlSocket::transact(const std::function<nlmsghdr *(char *, uint32_t)> &build
 	uint32_t seq = ++seq_;
 	nlmsghdr *req = build(buf_.data(), seq);
 
-	intr_ = false;
 	if (mnl_socket_sendto(nl_, req, req->nlmsg_len) < 0)
 		throw NlError(errno, std::string("netlink send: ") + std::strerror(errno));
 	for (;;) {
@@ -59,8 +59,6 @@ void NlSocket::transact(const std::function<nlmsghdr *(char *, uint32_t)> &build
 		     mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
 			if (nlh->nlmsg_seq != seq || nlh->nlmsg_pid != portid_)
 				continue;
-			if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
-				intr_ = true;
 			if (auto ack = parse_ack(nlh)) {
 				if (ack->error) {
 					int err = -ack->error;
@@ -75,30 +73,48 @@ void NlSocket::transact(const std::function<nlmsghdr *(char *, uint32_t)> &build
 	}
 }
 
-UnoGenl::UnoGenl() : sock_(NETLINK_GENERIC)
+uint16_t UnoGenl::family(const std::string &cc)
 {
+	if (auto it = families_.find(cc); it != families_.end())
+		return it->second;
+	std::string name = UNO_GENL_NAME_PREFIX + cc;
+	uint16_t id = 0;
+
 	try {
-		sock_.transact([](char *b, uint32_t s) { return put_ctrl_getfamily(b, s, UNO_GENL_NAME); },
-			       [this](const nlmsghdr *nlh) {
-				       if (auto id = parse_family_id(nlh))
-					       family_ = *id;
+		sock_.transact([&](char *b, uint32_t s) { return put_ctrl_getfamily(b, s, name); },
+			       [&](const nlmsghdr *nlh) {
+				       if (auto got = parse_family_id(nlh))
+					       id = *got;
 			       });
 	} catch (const NlError &e) {
-		if (e.err() == ENOENT)
-			throw NlError(ENOENT, "generic netlink family \"uno\" not found "
-					      "(modprobe tcp_uno or tcp_smartt)");
-		throw;
+		if (e.err() != ENOENT)
+			throw;
+		return 0; // not cached: the module may be loaded later
 	}
-	if (!family_)
+	if (!id)
 		throw NlError(EPROTO, "no family id in the reply to CTRL_CMD_GETFAMILY");
+	families_[cc] = id;
+	return id;
+}
+
+uint16_t UnoGenl::loaded_family(const std::string &cc)
+{
+	uint16_t id = family(cc);
+
+	if (!id)
+		throw NlError(ENOENT, "congestion control '" + cc + "' is not loaded, or has "
+				      "no parameters (no generic netlink family " +
+				      UNO_GENL_NAME_PREFIX + cc + ")");
+	return id;
 }
 
 Param UnoGenl::get(const std::string &cc, const std::string &param)
 {
+	uint16_t id = loaded_family(cc);
 	std::optional<Param> p;
 
-	sock_.transact([&](char *b, uint32_t s) { return put_param_get(b, family_, s, cc, param); },
-		       [&](const nlmsghdr *nlh) { p = parse_param_msg(nlh, family_); });
+	sock_.transact([&](char *b, uint32_t s) { return put_param_get(b, id, s, cc, param); },
+		       [&](const nlmsghdr *nlh) { p = parse_param_msg(nlh, id); });
 	if (!p)
 		throw NlError(EPROTO, "malformed reply to UNO_CMD_PARAM_GET");
 	return *p;
@@ -108,25 +124,27 @@ std::vector<Param> UnoGenl::dump(const std::string &cc)
 {
 	std::vector<Param> out;
 
-	// A CC module loading or unloading during the dump interrupts it.
-	for (int tries = 0; tries < 10; tries++) {
-		out.clear();
-		sock_.transact(
-			[&](char *b, uint32_t s) { return put_param_get(b, family_, s, cc, ""); },
-			[&](const nlmsghdr *nlh) {
-				if (auto p = parse_param_msg(nlh, family_))
-					out.push_back(*p);
-			});
-		if (!sock_.interrupted())
-			return out;
+	const std::vector<std::string> one{ cc };
+
+	for (const auto &name : cc.empty() ? cc_names() : one) {
+		uint16_t id = cc.empty() ? family(name) : loaded_family(name);
+
+		if (!id)
+			continue;
+		sock_.transact([&](char *b, uint32_t s) { return put_param_get(b, id, s, name, ""); },
+			       [&](const nlmsghdr *nlh) {
+				       if (auto p = parse_param_msg(nlh, id))
+					       out.push_back(*p);
+			       });
 	}
-	throw NlError(EAGAIN, "the parameter dump kept being interrupted");
+	return out;
 }
 
 void UnoGenl::set(const std::string &cc, const std::string &param, uint32_t value)
 {
-	sock_.transact(
-		[&](char *b, uint32_t s) { return put_param_set(b, family_, s, cc, param, value); });
+	uint16_t id = loaded_family(cc);
+
+	sock_.transact([&](char *b, uint32_t s) { return put_param_set(b, id, s, cc, param, value); });
 }
 
 std::vector<QdiscInfo> qdisc_dump()

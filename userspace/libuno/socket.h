@@ -6,9 +6,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <linux/netlink.h>
 
 #include "nl.h"
 
@@ -38,29 +41,30 @@ public:
 	void transact(const std::function<nlmsghdr *(char *, uint32_t)> &build,
 		      const std::function<void(const nlmsghdr *)> &on_msg = {});
 
-	// The last dump was interrupted by a change (NLM_F_DUMP_INTR): its
-	// messages may be inconsistent; dump again.
-	bool interrupted() const { return intr_; }
-
 private:
-	bool intr_ = false;
 	mnl_socket *nl_;
 	uint32_t portid_;
 	uint32_t seq_;
 	std::vector<char> buf_;
 };
 
-// The "uno" generic netlink family.
+// The generic netlink families of the CC modules, one per CC, named
+// UNO_GENL_NAME_PREFIX and the CC ("tcp_uno"), each looked up when first
+// used. A CC whose module is not loaded is an ENOENT error.
 class UnoGenl {
 public:
-	UnoGenl();
+	UnoGenl() : sock_(NETLINK_GENERIC) {}
 	Param get(const std::string &cc, const std::string &param);
+	// Every parameter of cc, or of every loaded CC if cc is empty.
 	std::vector<Param> dump(const std::string &cc = "");
 	void set(const std::string &cc, const std::string &param, uint32_t value);
 
 private:
+	uint16_t family(const std::string &cc); // 0: not loaded
+	uint16_t loaded_family(const std::string &cc);
+
 	NlSocket sock_;
-	uint16_t family_ = 0;
+	std::map<std::string, uint16_t> families_;
 };
 
 std::vector<QdiscInfo> qdisc_dump();

@@ -64,8 +64,6 @@ int cc_show(const std::string &cc, const std::string &param)
 		params.push_back(genl.get(cc, name));
 	} else {
 		params = genl.dump(cc);
-		if (!cc.empty() && params.empty())
-			return fail("congestion control '" + cc + "' is not loaded");
 	}
 
 	if (g_opts.json) {
@@ -405,7 +403,7 @@ int main(int argc, char **argv)
 	app.add_flag("-p,--pretty", g_opts.pretty, "indented JSON");
 	app.add_flag("-d,--details", g_opts.details, "also show each parameter's description");
 
-	auto *cc = app.add_subcommand("cc", "congestion control parameters (the uno genl family)");
+	auto *cc = app.add_subcommand("cc", "congestion control parameters (the CC modules' genl families)");
 	cc->require_subcommand(1);
 	std::string show_cc, show_param;
 	auto *cc_show_cmd = cc->add_subcommand("show", "show parameters: [CC [PARAM]]");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// uno_nl_fuzz: send malformed and truncated requests to the "uno" generic
+// uno_nl_fuzz: send malformed and truncated requests to tcp_uno's generic
 // netlink family and check that each is refused with the expected errno
 // (or, for a message the netlink core cannot frame, not answered at all),
 // then send mutated copies of a valid request by the thousand. Run as root
@@ -89,6 +89,14 @@ void expect(const char *name, std::optional<int> got, std::optional<int> want,
 	failures += !ok;
 }
 
+void expect_msg(const char *name, const std::string &got, const std::string &want)
+{
+	bool ok = got == want;
+	std::printf("%s: %s: \"%s\"%s\n", ok ? "ok" : "FAIL", name, got.c_str(),
+		    ok ? "" : (" (want \"" + want + "\")").c_str());
+	failures += !ok;
+}
+
 nlmsghdr *genl_hdr(char *buf, uint16_t family, uint8_t cmd, uint16_t flags)
 {
 	nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -105,17 +113,17 @@ nlmsghdr *genl_hdr(char *buf, uint16_t family, uint8_t cmd, uint16_t flags)
 int main(int argc, char **argv)
 {
 	unsigned rounds = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 2000;
-	uint16_t fam;
+	uint16_t fam = 0;
 	try {
-		uno::UnoGenl probe; // resolves the family, or says why not
-		uint16_t id = 0;
 		uno::NlSocket ctrl(NETLINK_GENERIC);
-		ctrl.transact([](char *b, uint32_t s) { return uno::put_ctrl_getfamily(b, s, "uno"); },
-			      [&](const nlmsghdr *n) {
-				      if (auto i = uno::parse_family_id(n))
-					      id = *i;
-			      });
-		fam = id;
+		ctrl.transact(
+			[](char *b, uint32_t s) {
+				return uno::put_ctrl_getfamily(b, s, UNO_GENL_NAME_PREFIX "uno");
+			},
+			[&](const nlmsghdr *n) {
+				if (auto i = uno::parse_family_id(n))
+					fam = *i;
+			});
 	} catch (const uno::NlError &e) {
 		std::fprintf(stderr, "uno_nl_fuzz: %s\n", e.what());
 		return 1;
@@ -131,10 +139,12 @@ int main(int argc, char **argv)
 	expect("get, well formed", raw.send(buf, nlh->nlmsg_len), 0);
 	nlh = uno::put_param_set(buf, fam, 1, "uno", "alpha_ppm", 0);
 	expect("set, out of range", raw.send(buf, nlh->nlmsg_len, &msg), EINVAL, msg);
+	// The range comes back as the value's policy.
+	expect_msg("set, out of range: extack", msg, "value out of range 1..100000");
 	nlh = uno::put_param_set(buf, fam, 1, "uno", "no_such_param", 1);
 	expect("set, unknown parameter", raw.send(buf, nlh->nlmsg_len, &msg), ENOENT, msg);
-	nlh = uno::put_param_set(buf, fam, 1, "cubic", "beta", 1);
-	expect("set, unknown cc", raw.send(buf, nlh->nlmsg_len, &msg), ENOENT, msg);
+	nlh = uno::put_param_set(buf, fam, 1, "smartt", "trtt_factor", 2048);
+	expect("set, another family's cc", raw.send(buf, nlh->nlmsg_len, &msg), ENOENT, msg);
 
 	// Missing attributes.
 	nlh = genl_hdr(buf, fam, UNO_CMD_PARAM_SET, NLM_F_ACK);
@@ -144,8 +154,11 @@ int main(int argc, char **argv)
 	mnl_attr_put_strz(nlh, UNO_A_PARAM, "alpha_ppm");
 	expect("set, no value", raw.send(buf, nlh->nlmsg_len, &msg), EINVAL, msg);
 	nlh = genl_hdr(buf, fam, UNO_CMD_PARAM_GET, NLM_F_ACK);
+	mnl_attr_put_strz(nlh, UNO_A_CC, "uno");
+	expect("get, no parameter", raw.send(buf, nlh->nlmsg_len, &msg), EINVAL, msg);
+	nlh = genl_hdr(buf, fam, UNO_CMD_PARAM_GET, NLM_F_ACK);
 	mnl_attr_put_strz(nlh, UNO_A_PARAM, "alpha_ppm");
-	expect("get, no cc", raw.send(buf, nlh->nlmsg_len, &msg), EINVAL, msg);
+	expect("get, no cc: the family's", raw.send(buf, nlh->nlmsg_len, &msg), 0, msg);
 
 	// Attributes of the wrong shape.
 	nlh = genl_hdr(buf, fam, UNO_CMD_PARAM_SET, NLM_F_ACK);

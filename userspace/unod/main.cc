@@ -88,8 +88,8 @@ int main(int argc, char **argv)
 	CLI::App app{ "unod: applies the uno configuration file and keeps it applied" };
 	app.footer(R"(
 Reads the file (TOML; see unod(8) and Documentation/unod.rst), sets the
-tcp_uno/tcp_smartt parameters through the "uno" generic netlink family, the
-default congestion control, and phantom root qdiscs on the listed devices.
+tcp_uno/tcp_smartt parameters through their modules' generic netlink families,
+the default congestion control, and phantom root qdiscs on the listed devices.
 SIGHUP: re-read the file and apply only what changed; a broken file changes
 nothing. SIGTERM/SIGINT: exit, leaving the settings in place.
 
