@@ -16,6 +16,7 @@
 #include <toml++/toml.h>
 
 #include "params.h"
+#include "phantom_units.h"
 
 namespace uno {
 namespace {
@@ -422,15 +423,19 @@ bool split_number(std::string_view s, double &v, std::string &unit)
 
 } // namespace
 
+// iproute2's get_rate64(): bits per second without a unit, the unit in any
+// case, the result truncated to bytes per second.
 std::optional<uint64_t> parse_rate(std::string_view s)
 {
 	static const struct {
 		const char *unit;
-		double bytes_per_s;
+		double bits;
 	} units[] = {
-		{ "", 1.0 / 8 },     { "bit", 1.0 / 8 }, { "kbit", 1e3 / 8 }, { "mbit", 1e6 / 8 },
-		{ "gbit", 1e9 / 8 }, { "tbit", 1e12 / 8 }, { "bps", 1 },      { "kbps", 1e3 },
-		{ "mbps", 1e6 },     { "gbps", 1e9 },	   { "tbps", 1e12 },
+		{ "", 1 },	      { "bit", 1 },	      { "kibit", 0x1p10 },   { "kbit", 1e3 },
+		{ "mibit", 0x1p20 },  { "mbit", 1e6 },	      { "gibit", 0x1p30 },   { "gbit", 1e9 },
+		{ "tibit", 0x1p40 },  { "tbit", 1e12 },	      { "bps", 8 },	     { "kibps", 0x1p13 },
+		{ "kbps", 8e3 },      { "mibps", 0x1p23 },    { "mbps", 8e6 },	     { "gibps", 0x1p33 },
+		{ "gbps", 8e9 },      { "tibps", 0x1p43 },    { "tbps", 8e12 },
 	};
 	double v;
 	std::string unit;
@@ -438,7 +443,7 @@ std::optional<uint64_t> parse_rate(std::string_view s)
 		return std::nullopt;
 	for (const auto &u : units)
 		if (unit == u.unit) {
-			double r = std::round(v * u.bytes_per_s);
+			double r = std::floor(v * u.bits / 8);
 			if (r < 1 || r > 1.8e19)
 				return std::nullopt;
 			return static_cast<uint64_t>(r);
@@ -446,6 +451,8 @@ std::optional<uint64_t> parse_rate(std::string_view s)
 	return std::nullopt;
 }
 
+// iproute2's get_size(): bytes without a unit, the unit in any case, the
+// result truncated; more than 32 bits is an error.
 std::optional<uint64_t> parse_size(std::string_view s)
 {
 	static const struct {
@@ -463,7 +470,7 @@ std::optional<uint64_t> parse_size(std::string_view s)
 		return std::nullopt;
 	for (const auto &u : units)
 		if (unit == u.unit) {
-			double r = std::round(v * u.bytes);
+			double r = std::floor(v * u.bytes);
 			if (r > UINT32_MAX)
 				return std::nullopt;
 			return static_cast<uint64_t>(r);
@@ -473,14 +480,11 @@ std::optional<uint64_t> parse_size(std::string_view s)
 
 std::optional<uint32_t> parse_percent_ppm(std::string_view s)
 {
-	double v;
-	std::string unit;
-	if (!split_number(s, v, unit) || unit != "%")
+	uint32_t ppm;
+
+	if (phantom_rate_ppm(std::string(s).c_str(), &ppm))
 		return std::nullopt;
-	double ppm = std::round(v * 10000);
-	if (ppm > UINT32_MAX)
-		return std::nullopt;
-	return static_cast<uint32_t>(ppm);
+	return ppm;
 }
 
 } // namespace uno

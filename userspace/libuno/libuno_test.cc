@@ -321,6 +321,19 @@ TEST(Units, AsTc)
 	EXPECT_FALSE(parse_size("5gb"));
 	EXPECT_EQ(parse_percent_ppm("2.5%"), 25000u);
 	EXPECT_FALSE(parse_percent_ppm("25"));
+
+	// What iproute2's get_rate64() and get_size() make of them: binary
+	// prefixes, the unit in any case, truncation. (Debian's tc 6.1 set
+	// these rates as tbf's and sizes as bfifo's limit, and refused 1Mib.)
+	EXPECT_EQ(parse_rate("1Mibit"), 131072u);
+	EXPECT_EQ(parse_rate("1KiBps"), 1024u);
+	EXPECT_EQ(parse_rate("2GBPS"), 2000000000u);
+	EXPECT_EQ(parse_rate("1004bit"), 125u);
+	EXPECT_FALSE(parse_rate("1Mib"));
+	EXPECT_EQ(parse_size("1.6"), 1u);
+	EXPECT_EQ(parse_size("1.5KB"), 1536u);
+	EXPECT_EQ(parse_size("1kbit"), 128u);
+	EXPECT_EQ(parse_size("3.99g"), 4284229877u);
 }
 
 // --- netlink messages ----------------------------------------------------

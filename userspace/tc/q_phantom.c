@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "iproute2.h"
+#include "phantom_units.h"
 #include "uapi/sch_phantom.h"
 
 #define PHANTOM_MAXLEN	1024
@@ -30,19 +31,6 @@ static void explain(void)
 		"(as tbf's burst), phantom-rate the phantom queue's drain rate in\n"
 		"percent of rate. ecn-* mark over the real backlog, phantom-* over\n"
 		"the phantom occupancy, as red's min and max.\n");
-}
-
-/* "90%" or "2.5%" to parts per million; above 100 % is the kernel's call. */
-static int get_ppm(__u32 *ppm, const char *arg)
-{
-	char *end;
-	double pct = strtod(arg, &end);
-
-	if (end == arg || strcmp(end, "%") || !(pct >= 0) ||
-	    pct * 10000 > (double)UINT32_MAX)
-		return -1;
-	*ppm = (__u32)(pct * 10000 + 0.5);
-	return 0;
 }
 
 static void get_bytes(__u32 *val, bool *have, const char *key, const char *arg)
@@ -96,7 +84,7 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			if (have_pq_rate)
 				duparg("phantom-rate", *argv);
 			have_pq_rate = true;
-			if (get_ppm(&pq_rate, *argv))
+			if (phantom_rate_ppm(*argv, &pq_rate))
 				invarg("invalid percentage", *argv);
 		} else if (strcmp(*argv, "phantom-size") == 0) {
 			NEXT_ARG();
@@ -196,7 +184,7 @@ static void print_ppm(struct rtattr **tb, int type, const char *key,
 
 	if (a)
 		print_float(PRINT_ANY, key, fmt,
-			    rta_getattr_u32(a) / (TC_PHANTOM_ONE / 100.0));
+			    phantom_rate_pct(rta_getattr_u32(a)));
 }
 
 static int phantom_print_opt(struct qdisc_util *qu, FILE *f,

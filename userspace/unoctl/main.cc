@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "params.h"
+#include "phantom_units.h"
 #include "socket.h"
 
 using nlohmann::json;
@@ -150,11 +151,6 @@ std::string ifname(int ifindex)
 	return name;
 }
 
-double pct(uint32_t ppm)
-{
-	return ppm / (TC_PHANTOM_ONE / 100.0);
-}
-
 json phantom_json(const uno::QdiscInfo &q)
 {
 	const uno::PhantomOpts &o = q.opts;
@@ -169,7 +165,7 @@ json phantom_json(const uno::QdiscInfo &q)
 	add("ecn_min", o.ecn_min);
 	add("ecn_max", o.ecn_max);
 	if (o.pq_rate)
-		opts["phantom_rate"] = pct(*o.pq_rate); // percent, as tc -j
+		opts["phantom_rate"] = phantom_rate_pct(*o.pq_rate); // percent, as tc -j
 	add("phantom_size", o.pq_size);
 	add("phantom_min", o.pq_min);
 	add("phantom_max", o.pq_max);
@@ -222,7 +218,7 @@ void phantom_print(const uno::QdiscInfo &q)
 	if (o.ecn_max)
 		std::printf(" ecn-max %ub", *o.ecn_max);
 	if (o.pq_rate)
-		std::printf(" phantom-rate %g%%", pct(*o.pq_rate));
+		std::printf(" phantom-rate %g%%", phantom_rate_pct(*o.pq_rate));
 	if (o.pq_size)
 		std::printf(" phantom-size %ub", *o.pq_size);
 	if (o.pq_min)
