@@ -70,10 +70,10 @@ checkpatch: $(CHECKPATCH)
 		{ cat $(BUILD)/checkpatch.log; exit 1; }
 	@echo "checkpatch: no findings in $(words $(KERNEL_SRCS)) files"
 
-$(CHECKPATCH):
+$(CHECKPATCH): $(wildcard $(CHECKPATCH_SRC))
 	@test -f $(CHECKPATCH_SRC) || { echo "no $(CHECKPATCH_SRC): run 'make deps'" >&2; exit 1; }
 	@mkdir -p $(BUILD)/checkpatch
-	tar -xJf $(CHECKPATCH_SRC) -C $(BUILD)/checkpatch --strip-components=1 \
+	tar -xmJf $(CHECKPATCH_SRC) -C $(BUILD)/checkpatch --strip-components=1 \
 		linux-source-6.1/scripts/checkpatch.pl linux-source-6.1/scripts/spelling.txt \
 		linux-source-6.1/scripts/const_structs.checkpatch
 

@@ -22,7 +22,7 @@ tb_add_ns other
 tb_exec other $UNOCTL cc show uno > "$OUT_DIR/netns.txt" 2>&1
 tb_check netns_exit "$?" == 1
 cat "$OUT_DIR/netns.txt"
-tb_check netns_not_served "$(grep -c "congestion control 'uno' is not loaded" "$OUT_DIR/netns.txt")" == 1
+tb_check netns_not_served "$(grep -c "served in the initial network namespace only" "$OUT_DIR/netns.txt")" == 1
 
 # Reading needs no privilege; a dump can be of one CC.
 tb_check nobody_reads "$(nobody $UNOCTL -j cc show | jq length)" == 51

@@ -3,15 +3,21 @@
  * The kernel's names that the control laws in kernel/core/ use, over libc
  * and the compiler's builtins, so that the unit tests and benchmarks drive
  * the very functions the modules run. kernel/core/core_types.h includes
- * this outside the kernel.
+ * this outside the kernel. A file includes the core headers after every
+ * system and library header: noinline, likely() and BIT() are names those
+ * may use for something else.
  */
 #ifndef _UNO_CORE_USER_H
 #define _UNO_CORE_USER_H
 
 #include <stdint.h>
-#include <sys/cdefs.h>		/* __always_inline */
+#include <sys/cdefs.h>		/* glibc's __always_inline */
 #ifndef __cplusplus
 #include <stdbool.h>
+#endif
+
+#ifndef __always_inline
+#define __always_inline	inline __attribute__((__always_inline__))
 #endif
 
 typedef uint8_t u8;

@@ -484,8 +484,7 @@ TEST(Netlink, AckWithExtack)
 	mnl_attr_nest_end(nlh, pol);
 	EXPECT_EQ(parse_ack(nlh)->msg, "value out of range 1..100000");
 
-	// A policy without a range of its own says nothing of the value
-	// (here the attribute had the wrong length).
+	// A policy without a range of its own says nothing of the value.
 	nlh->nlmsg_len = reinterpret_cast<char *>(pol) - buf;
 	pol = mnl_attr_nest_start(nlh, NLMSGERR_ATTR_POLICY);
 	mnl_attr_put_u32(nlh, NL_POLICY_TYPE_ATTR_TYPE, NL_ATTR_TYPE_U32);
@@ -493,6 +492,16 @@ TEST(Netlink, AckWithExtack)
 	mnl_attr_put_u64(nlh, NL_POLICY_TYPE_ATTR_MAX_VALUE_U, UINT32_MAX);
 	mnl_attr_nest_end(nlh, pol);
 	EXPECT_EQ(parse_ack(nlh)->msg, "value out of range");
+
+	// Nor does an error of another kind that carries a ranged policy.
+	nlh->nlmsg_len = NLMSG_HDRLEN + sizeof(nlmsgerr);
+	mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, "invalid attribute length");
+	pol = mnl_attr_nest_start(nlh, NLMSGERR_ATTR_POLICY);
+	mnl_attr_put_u32(nlh, NL_POLICY_TYPE_ATTR_TYPE, NL_ATTR_TYPE_U32);
+	mnl_attr_put_u64(nlh, NL_POLICY_TYPE_ATTR_MIN_VALUE_U, 1);
+	mnl_attr_put_u64(nlh, NL_POLICY_TYPE_ATTR_MAX_VALUE_U, 100000);
+	mnl_attr_nest_end(nlh, pol);
+	EXPECT_EQ(parse_ack(nlh)->msg, "invalid attribute length");
 
 	// A plain ack; and a truncated error is an error, not a success.
 	nlh->nlmsg_flags = 0;

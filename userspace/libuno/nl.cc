@@ -121,8 +121,7 @@ uint64_t type_max(uint32_t type)
 }
 
 // The range of an unsigned policy an extack carries, as " MIN..MAX"; ""
-// if it has none but its type's (the error is then about something else,
-// such as the attribute's length).
+// if it has none but its type's.
 std::string policy_range(const nlattr *policy)
 {
 	const nlattr *tb[NL_POLICY_TYPE_ATTR_MAX + 1];
@@ -232,8 +231,9 @@ std::optional<NlAck> parse_ack(const nlmsghdr *nlh)
 	const nlattr *tb[NLMSGERR_ATTR_MAX + 1];
 	parse_attrs(nlh, off, tb);
 	ack.msg = get_str(tb[NLMSGERR_ATTR_MSG]).value_or("");
-	// The attribute's policy says what it should have been.
-	if (tb[NLMSGERR_ATTR_POLICY] && !ack.msg.empty())
+	// A value out of its range ("integer out of range", the policy's
+	// own, or a family's "value out of range"): the policy says which.
+	if (tb[NLMSGERR_ATTR_POLICY] && ack.msg.ends_with("out of range"))
 		ack.msg += policy_range(tb[NLMSGERR_ATTR_POLICY]);
 	return ack;
 }

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <unistd.h>
 
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
@@ -77,6 +78,9 @@ uint16_t UnoGenl::family(const std::string &cc)
 {
 	if (auto it = families_.find(cc); it != families_.end())
 		return it->second;
+	// Only our CCs: tcp_metrics is a family too, with other commands.
+	if (!known_cc(cc))
+		return 0;
 	std::string name = UNO_GENL_NAME_PREFIX + cc;
 	uint16_t id = 0;
 
@@ -101,20 +105,53 @@ uint16_t UnoGenl::loaded_family(const std::string &cc)
 {
 	uint16_t id = family(cc);
 
-	if (!id)
-		throw NlError(ENOENT, "congestion control '" + cc + "' is not loaded, or has "
-				      "no parameters (no generic netlink family " +
-				      UNO_GENL_NAME_PREFIX + cc + ")");
-	return id;
+	if (id)
+		return id;
+	if (!known_cc(cc))
+		throw NlError(ENOENT, "unknown congestion control '" + cc + "' (known: uno, smartt)");
+	// The module's directory is there in every network namespace.
+	if (access(("/sys/module/tcp_" + cc).c_str(), F_OK) == 0)
+		throw NlError(ENOENT, "congestion control '" + cc + "' is loaded, but its "
+				      "parameters are global and served in the initial network "
+				      "namespace only");
+	throw NlError(ENOENT, "congestion control '" + cc + "' is not loaded (modprobe tcp_" +
+				      cc + ")");
+}
+
+// Run `request` on cc's family. A module unloaded since its family was
+// looked up leaves a stale id, which the kernel answers with ENOENT: look
+// the family up again and retry once if it came back under a new id; if it
+// is gone, skip it (optional) or say so.
+void UnoGenl::on_family(const std::string &cc, bool optional,
+			const std::function<void(uint16_t)> &request)
+{
+	for (int tries = 0; tries < 2; tries++) {
+		uint16_t id = optional ? family(cc) : loaded_family(cc);
+
+		if (!id)
+			return;
+		try {
+			request(id);
+			return;
+		} catch (const NlError &e) {
+			if (e.err() != ENOENT)
+				throw;
+			families_.erase(cc);
+			if (family(cc) == id)
+				throw; // the family is there: the request's own ENOENT
+		}
+	}
+	throw NlError(EAGAIN, "the generic netlink family of '" + cc + "' keeps changing");
 }
 
 Param UnoGenl::get(const std::string &cc, const std::string &param)
 {
-	uint16_t id = loaded_family(cc);
 	std::optional<Param> p;
 
-	sock_.transact([&](char *b, uint32_t s) { return put_param_get(b, id, s, cc, param); },
-		       [&](const nlmsghdr *nlh) { p = parse_param_msg(nlh, id); });
+	on_family(cc, false, [&](uint16_t id) {
+		sock_.transact([&](char *b, uint32_t s) { return put_param_get(b, id, s, cc, param); },
+			       [&](const nlmsghdr *nlh) { p = parse_param_msg(nlh, id); });
+	});
 	if (!p)
 		throw NlError(EPROTO, "malformed reply to UNO_CMD_PARAM_GET");
 	return *p;
@@ -122,29 +159,31 @@ Param UnoGenl::get(const std::string &cc, const std::string &param)
 
 std::vector<Param> UnoGenl::dump(const std::string &cc)
 {
+	const std::vector<std::string> one{ cc };
 	std::vector<Param> out;
 
-	const std::vector<std::string> one{ cc };
-
 	for (const auto &name : cc.empty() ? cc_names() : one) {
-		uint16_t id = cc.empty() ? family(name) : loaded_family(name);
+		on_family(name, cc.empty(), [&](uint16_t id) {
+			std::vector<Param> got;
 
-		if (!id)
-			continue;
-		sock_.transact([&](char *b, uint32_t s) { return put_param_get(b, id, s, name, ""); },
-			       [&](const nlmsghdr *nlh) {
-				       if (auto p = parse_param_msg(nlh, id))
-					       out.push_back(*p);
-			       });
+			sock_.transact(
+				[&](char *b, uint32_t s) { return put_param_get(b, id, s, name, ""); },
+				[&](const nlmsghdr *nlh) {
+					if (auto p = parse_param_msg(nlh, id))
+						got.push_back(*p);
+				});
+			out.insert(out.end(), got.begin(), got.end());
+		});
 	}
 	return out;
 }
 
 void UnoGenl::set(const std::string &cc, const std::string &param, uint32_t value)
 {
-	uint16_t id = loaded_family(cc);
-
-	sock_.transact([&](char *b, uint32_t s) { return put_param_set(b, id, s, cc, param, value); });
+	on_family(cc, false, [&](uint16_t id) {
+		sock_.transact(
+			[&](char *b, uint32_t s) { return put_param_set(b, id, s, cc, param, value); });
+	});
 }
 
 std::vector<QdiscInfo> qdisc_dump()

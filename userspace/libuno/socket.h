@@ -50,7 +50,7 @@ private:
 
 // The generic netlink families of the CC modules, one per CC, named
 // UNO_GENL_NAME_PREFIX and the CC ("tcp_uno"), each looked up when first
-// used. A CC whose module is not loaded is an ENOENT error.
+// used. A CC whose family is not there is an ENOENT error that says why.
 class UnoGenl {
 public:
 	UnoGenl() : sock_(NETLINK_GENERIC) {}
@@ -60,8 +60,10 @@ public:
 	void set(const std::string &cc, const std::string &param, uint32_t value);
 
 private:
-	uint16_t family(const std::string &cc); // 0: not loaded
-	uint16_t loaded_family(const std::string &cc);
+	uint16_t family(const std::string &cc); // 0: not one of ours, or not here
+	uint16_t loaded_family(const std::string &cc); // or why not, as NlError
+	void on_family(const std::string &cc, bool optional,
+		       const std::function<void(uint16_t)> &request);
 
 	NlSocket sock_;
 	std::map<std::string, uint16_t> families_;

@@ -125,7 +125,12 @@ int main(int argc, char **argv)
 					fam = *i;
 			});
 	} catch (const uno::NlError &e) {
-		std::fprintf(stderr, "uno_nl_fuzz: %s\n", e.what());
+		std::fprintf(stderr, "uno_nl_fuzz: family " UNO_GENL_NAME_PREFIX "uno: %s%s\n",
+			     e.what(), e.err() == ENOENT ? " (modprobe tcp_uno)" : "");
+		return 1;
+	}
+	if (!fam) {
+		std::fprintf(stderr, "uno_nl_fuzz: no family id in the reply\n");
 		return 1;
 	}
 
