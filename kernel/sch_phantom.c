@@ -43,6 +43,7 @@
 #include <net/sch_generic.h>
 
 #include "phantom_core.h"
+#include "uno_compat.h"
 #include "uapi/sch_phantom.h"
 
 /* Defaults; the ramps' thresholds are fractions (ppm) of their capacity. */
@@ -707,3 +708,7 @@ module_init(phantom_module_init);
 module_exit(phantom_module_exit);
 MODULE_DESCRIPTION("Switch port emulation: shaper, ECN ramp, phantom queue, trimming");
 MODULE_LICENSE("GPL");
+#ifdef MODULE_ALIAS_NET_SCH
+/* From 6.10, tc loads a qdisc's module by this alias only. */
+MODULE_ALIAS_NET_SCH("phantom");
+#endif

@@ -42,7 +42,6 @@
 
 #include <linux/inet_diag.h>
 #include <linux/module.h>
-#include <linux/version.h>
 #include <net/tcp.h>
 
 #include "smartt_core.h"
@@ -194,7 +193,7 @@ static s32 tcp_smartt_rtt(const struct rate_sample *rs)
 	return (s32)min_t(long, rs->rtt_us, S32_MAX);
 }
 
-#if KERNEL_VERSION(6, 10, 0) <= LINUX_VERSION_CODE
+#ifdef UNO_HAVE_CONG_CONTROL_ACK	/* 6.10 on */
 static void tcp_smartt_cong_control(struct sock *sk, u32 ack, int flag,
 				    const struct rate_sample *rs)
 #else

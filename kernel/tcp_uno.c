@@ -24,7 +24,6 @@
 
 #include <linux/inet_diag.h>
 #include <linux/module.h>
-#include <linux/version.h>
 #include <net/tcp.h>
 
 #include "uno_core.h"
@@ -137,7 +136,7 @@ static void tcp_uno_init(struct sock *sk)
 }
 
 /* Per-ACK control, after Linux's loss and recovery processing. */
-#if KERNEL_VERSION(6, 10, 0) <= LINUX_VERSION_CODE
+#ifdef UNO_HAVE_CONG_CONTROL_ACK	/* 6.10 on */
 static void tcp_uno_cong_control(struct sock *sk, u32 ack, int flag,
 				 const struct rate_sample *rs)
 #else

@@ -14,6 +14,8 @@
 
 #include <net/tcp.h>
 
+#include "uno_compat.h"
+
 struct uno_ecn_rx {
 	u32 prior_rcv_nxt;	/* rcv_nxt when the CE state last changed */
 	u8 ce_state;		/* 1: last data segment carried CE */
@@ -38,7 +40,7 @@ static inline void uno_ecn_rx_event(struct sock *sk, struct uno_ecn_rx *rx,
 	if (rx->ce_state != ce) {
 		if (inet_csk(sk)->icsk_ack.pending & ICSK_ACK_TIMER) {
 			uno_ecn_set_ece(sk, rx->ce_state);
-			__tcp_send_ack(sk, rx->prior_rcv_nxt);
+			uno_send_ack(sk, rx->prior_rcv_nxt);
 		}
 		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
 	}

@@ -26,6 +26,7 @@
 #include <linux/mutex.h>
 #include <net/genetlink.h>
 
+#include "uno_compat.h"
 #include "uno_nl.h"
 
 static DEFINE_MUTEX(uno_nl_lock);
@@ -179,11 +180,10 @@ static int uno_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
  */
 static int uno_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	unsigned int i;
 	int err = 0;
 
-	if (!uno_nl_cc_matches(info->attrs[UNO_A_CC]))
+	if (!uno_nl_cc_matches(uno_dump_attrs(cb)[UNO_A_CC]))
 		return 0;
 	for (i = cb->args[0]; i < uno_nl_cc->n_params; i++) {
 		err = uno_nl_fill(skb, NETLINK_CB(cb->skb).portid,
