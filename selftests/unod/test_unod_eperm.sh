@@ -58,6 +58,14 @@ $UNOCTL cc set -f uno no_such 1 2> "$OUT_DIR/enoent.txt"
 tb_check enoent_exit "$?" == 1
 tb_check enoent_msg "$(grep -c 'no such parameter' "$OUT_DIR/enoent.txt")" == 1
 
+# A CC without parameters of ours is refused before any request: the
+# kernel's own tcp_metrics family must not receive a forced set (its
+# command 2 deletes cache entries).
+$UNOCTL cc set -f metrics addr 1 2> "$OUT_DIR/metrics.txt"
+tb_check metrics_exit "$?" == 1
+cat "$OUT_DIR/metrics.txt"
+tb_check metrics_unknown "$(grep -c "unknown congestion control 'metrics'" "$OUT_DIR/metrics.txt")" == 1
+
 # Every parameter's range is the same in sysfs: the bounds pass, one
 # beyond fails. (Restores each value.)
 $UNOCTL -j cc show > "$OUT_DIR/params.json"
