@@ -70,11 +70,12 @@ static struct smartt_params smartt_params __read_mostly = SMARTT_PARAMS_INIT;
  * stays. Flows read them on every ACK, so a change applies to running
  * connections (UNO_APPLY_ACK), except link_rate_mbps, bdp_ref, bdp_ref_mtu
  * and rtt_gain_*, applied when a flow's base RTT or MSS changes
- * (UNO_APPLY_REBASE), and init_cwnd and a non-zero base_rtt_us, read when
- * a connection starts (UNO_APPLY_NEW), and pacing_gain going from 0 to
- * non-zero (a socket that started unpaced stays unpaced). What a flow
- * caches from them (smartt_cache()) it derives again on the first ACK
- * after a store, which bumps smartt_params.gen. The core is safe for any
+ * (UNO_APPLY_REBASE; NSCC flows take the first three on the next ACK), and
+ * init_cwnd and a non-zero base_rtt_us, read when a connection starts
+ * (UNO_APPLY_NEW), and pacing_gain going from 0 to non-zero (a socket that
+ * started unpaced stays unpaced). What a flow caches from them
+ * (smartt_cache(), nscc_cache()) it derives again on the first ACK after a
+ * store, which bumps smartt_params.gen. The core is safe for any
  * combination of values. The list is in tcp_smartt_params.h.
  */
 

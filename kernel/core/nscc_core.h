@@ -131,11 +131,29 @@ static inline void nscc_update_avg(struct smartt_state *s, u64 sample)
 	s->avg_rtt = (u32)smartt_min64(avg, SMARTT_U32_MAX);
 }
 
+/*
+ * What an NSCC flow keeps instead of deriving it on every ACK, as
+ * smartt_cache() does for SMaRTT: the window ceiling, the network RTT,
+ * the target and the increase unit, derived again when the base RTT or
+ * the parameters change. The target fits in 32 bits: the network RTT is
+ * below 2^24 us.
+ */
+static inline void nscc_cache(struct smartt_state *s,
+			      const struct smartt_params *p)
+{
+	s->gen = smartt_params_gen(p);
+	s->ceiling = smartt_ceiling(s, p);
+	s->net_rtt = nscc_net_rtt(s, p);
+	s->target = (u32)nscc_target(s, p);
+	s->unit = nscc_unit(s, p);
+}
+
 /* Initial state, initNscc(): _cwnd = _maxwnd = 1.5 x _bdp, _avg_delay 0. */
-static inline void nscc_start(struct smartt_state *s,
-			      const struct smartt_params *p, u32 brtt)
+static noinline void nscc_start(struct smartt_state *s,
+				const struct smartt_params *p, u32 brtt)
 {
 	smartt_set_brtt(s, p, brtt);
+	nscc_cache(s, p);
 	s->avg_rtt = 0;
 	s->cwnd = smartt_maxwnd(s, p);
 	smartt_clamp(s, p);
@@ -154,22 +172,30 @@ static inline void nscc_init(struct smartt_state *s,
 }
 
 /*
- * quick_adapt(), past the ignore phase: at the end of each measurement
- * window of brtt + target, if armed (by a NACK) or @trigger (a loss, or a
- * delay above 4 x target) and fewer than maxwnd / 8 bytes were delivered
- * in it, the window becomes those bytes, at least one MTU (_min_cwnd =
- * _mtu), and the bytes then in flight are ignored.
+ * quick_adapt(), past the ignore phase: each measurement window lasts
+ * brtt + target (@target in us Q8) and ends strictly after it.
  */
-static inline bool nscc_quick_adapt(struct smartt_state *s,
-				    const struct smartt_params *p, u32 now,
-				    bool trigger, u32 inflight, u64 target)
+static inline bool nscc_qa_due(const struct smartt_state *s, u32 now,
+			       u64 target)
 {
 	u64 win = ((u64)s->brtt << SMARTT_RTT_SHIFT) + target;
+
+	return !(s->flags & SMARTT_F_QA_RUNNING) ||
+	       ((u64)(u32)(now - s->qa_start) << SMARTT_RTT_SHIFT) > win;
+}
+
+/*
+ * ... at its end, if armed (by a NACK) or @trigger (a loss, or a delay
+ * above 4 x target) and fewer than maxwnd / 8 bytes were delivered in it,
+ * the window becomes those bytes, at least one MTU (_min_cwnd = _mtu), and
+ * the bytes then in flight are ignored. The next window opens.
+ */
+static inline bool nscc_qa_end(struct smartt_state *s,
+			       const struct smartt_params *p, u32 now,
+			       bool trigger, u32 inflight)
+{
 	bool adapted = false;
 
-	if ((s->flags & SMARTT_F_QA_RUNNING) &&
-	    ((u64)(u32)(now - s->qa_start) << SMARTT_RTT_SHIFT) <= win)
-		return false;
 	if ((s->flags & SMARTT_F_QA_RUNNING) &&
 	    ((s->flags & SMARTT_F_QA_ARMED) || trigger) &&
 	    s->acked < smartt_maxwnd(s, p) >> NSCC_QA_GATE_SHIFT) {
@@ -261,19 +287,15 @@ static inline bool nscc_fast_increase(struct smartt_state *s,
  * and, if the average delay is above target and more than a base RTT
  * passed since the last decrease, cuts the window by Eq. 1 on queueing
  * delays: max(md_min_factor, 1 - md_gamma (avg - target) / avg), whose
- * defaults 0.5 and 0.8 are uec.cpp's.
+ * defaults 0.5 and 0.8 are uec.cpp's (smartt_md_cut()).
  */
-static inline bool nscc_md(struct smartt_state *s,
-			   const struct smartt_params *p, u32 now, u64 target)
+static inline bool nscc_md_due(struct smartt_state *s, u32 now, u64 target)
 {
 	s->fi_count = 0;
 	s->flags &= ~SMARTT_F_FAST_INC;
 	if (s->avg_rtt <= target)
 		return false;
-	if ((s->flags & SMARTT_F_MD_DONE) && now - s->md_time <= s->brtt)
-		return false;
-	smartt_md_cut(s, p, now, s->avg_rtt, target);
-	return true;
+	return !(s->flags & SMARTT_F_MD_DONE) || now - s->md_time > s->brtt;
 }
 
 /*
@@ -282,11 +304,9 @@ static inline bool nscc_md(struct smartt_state *s,
  * summed increase goes into the window, and eta = 0.15 unit with it if a
  * network RTT passed.
  */
-static inline void nscc_fulfill(struct smartt_state *s,
-				const struct smartt_params *p, u32 now,
-				u64 unit)
+static inline void nscc_fulfill(struct smartt_state *s, u32 now)
 {
-	u32 net = nscc_net_rtt(s, p), since = now - s->adj_time;
+	u32 net = s->net_rtt, since = now - s->adj_time;
 	bool fresh = !(s->flags & SMARTT_F_ADJ_DONE);
 
 	if (s->adj_bytes <= (u64)s->mtu * NSCC_ADJ_MTUS && !fresh &&
@@ -294,7 +314,7 @@ static inline void nscc_fulfill(struct smartt_state *s,
 		return;
 	smartt_grow(s, s->inc_acc);
 	if (fresh || since >= net) {
-		u64 eta = smartt_mul_sat(unit, NSCC_ETA_PCT <<
+		u64 eta = smartt_mul_sat(s->unit, NSCC_ETA_PCT <<
 					 (SMARTT_Q - SMARTT_UNIT_SHIFT));
 
 		smartt_grow(s, smartt_div(eta, 100));
@@ -305,79 +325,152 @@ static inline void nscc_fulfill(struct smartt_state *s,
 	s->adj_bytes = 0;
 }
 
-/*
- * One ACK, as smartt_on_ack() (same arguments), after
- * updateCwndOnAck_NSCC(): the queueing delay of the ACK picks the cell,
- * the average delay sizes the decrease. An ACK without an RTT sample
- * takes the average delay as its delay, and does not update it.
- */
-static inline enum smartt_action
-nscc_on_ack(struct smartt_state *s, const struct smartt_params *p,
-	    u32 now, u32 size, s32 rtt_us, bool ecn, u32 inflight)
+/* quick_adapt(): after QuickAdapt or an ignored ACK, a new batch. */
+static inline enum smartt_action nscc_new_batch(struct smartt_state *s,
+						enum smartt_action act)
 {
-	u32 rtt = smartt_rtt_sample(rtt_us);
-	enum smartt_action act;
-	u64 delay, target, unit;
+	s->inc_acc = 0;
+	s->adj_bytes = 0;
+	return act;
+}
 
-	if (rtt)
-		rtt = smartt_learned_brtt(p, rtt);
+/*
+ * The queueing delay of an ACK, and the average's update: an ACK without
+ * an RTT sample takes the average delay as its delay, and does not
+ * update it.
+ */
+static __always_inline u64 nscc_ack_delay(struct smartt_state *s, u32 rtt,
+					  bool ecn, u64 target)
+{
+	u64 delay;
+
+	if (rtt < s->brtt)		/* brtt >= 1: not a sample */
+		return s->avg_rtt;
+	delay = (u64)(rtt - s->brtt) << SMARTT_RTT_SHIFT;
+	nscc_update_avg(s, !ecn && delay > target ?
+			(u64)s->brtt << SMARTT_RTT_SHIFT >>
+			NSCC_CLEAN_DELAY_SHIFT : delay);
+	return delay;
+}
+
+/* The end of a QuickAdapt window, once per brtt + target: out of line. */
+static noinline bool nscc_ack_qa(struct smartt_state *s,
+				 const struct smartt_params *p, u32 now,
+				 bool trigger, u32 inflight)
+{
+	if (!nscc_qa_end(s, p, now, trigger, inflight))
+		return false;
+	smartt_clamp_to(s, p, s->ceiling);
+	return true;
+}
+
+/* A decrease, at most one per base RTT: out of line, with the floor. */
+static noinline enum smartt_action
+nscc_ack_md(struct smartt_state *s, const struct smartt_params *p, u32 now,
+	    u64 target)
+{
+	smartt_md_cut(s, p, now, s->avg_rtt, target);
+	return smartt_ack_shrunk(s, p, SMARTT_MD);
+}
+
+/*
+ * updateCwndOnAck_NSCC(): the queueing delay of the ACK picks the cell,
+ * the average delay sizes the decrease. Only a decrease or FastIncrease
+ * moves the window here; the increases are summed into the batch.
+ */
+static __always_inline enum smartt_action
+nscc_ack_matrix(struct smartt_state *s, const struct smartt_params *p,
+		u32 now, u32 size, bool ecn, u64 delay, u64 target)
+{
+	if (ecn) {
+		if (delay < target)
+			return SMARTT_PATH_CHANGE;
+		if (!nscc_md_due(s, now, target))
+			return SMARTT_NONE;
+		return nscc_ack_md(s, p, now, target);
+	}
+	if (delay >= target) {
+		nscc_fair_increase(s, size, s->unit);
+		return SMARTT_FAIR_INC;
+	}
+	if (nscc_fast_increase(s, p, size, delay, s->unit))
+		return SMARTT_FAST_INC;
+	nscc_prop_increase(s, size, s->unit, target - delay);
+	return SMARTT_PROP_INC;
+}
+
+/*
+ * An ACK past the test for the slow path (smartt_ack_slow()), with the
+ * flow's cache current. @full: clamp both ways after the cell and after
+ * the batch, as updateCwndOnAck_NSCC() does. Without it, the clamps that
+ * can move a window that lay within its bounds before the ACK: the floor
+ * after a decrease (nscc_ack_md()), the ceiling after the batch, which
+ * only grows it, and both after QuickAdapt. The two are the same from a
+ * window within its bounds (nscc_clamp.DirectionalClampsAreTheFullClamps).
+ */
+static __always_inline enum smartt_action
+nscc_ack_act(struct smartt_state *s, const struct smartt_params *p,
+	     u32 now, u32 size, u32 rtt, bool ecn, u32 inflight, bool full)
+{
+	u64 target = s->target, delay;
+	enum smartt_action act;
+
+	s->acked = smartt_add_sat(s->acked, size);
+	s->adj_bytes = smartt_add_sat(s->adj_bytes, size);
+	delay = nscc_ack_delay(s, rtt, ecn, target);
+
+	/* The ignore phase counts every ACK but skips only marked ones. */
+	if (unlikely(s->ignore_left) && smartt_ignore(s, size) && ecn) {
+		if (full)
+			smartt_clamp(s, p);
+		return nscc_new_batch(s, SMARTT_IGNORED);
+	}
+	if (unlikely(nscc_qa_due(s, now, target)) &&
+	    nscc_ack_qa(s, p, now, delay > target * NSCC_QA_DELAY_MULT,
+			inflight))
+		return nscc_new_batch(s, SMARTT_QUICK_ADAPT);
+
+	act = nscc_ack_matrix(s, p, now, size, ecn, delay, target);
+	if (full)
+		smartt_clamp(s, p);
+	nscc_fulfill(s, now);
+	if (full)
+		smartt_clamp(s, p);
+	else if (s->cwnd > s->ceiling)
+		s->cwnd = s->ceiling;
+	return act;
+}
+
+/*
+ * An ACK that starts the flow, lowers its base RTT or finds the
+ * parameters changed: the cache is derived again and both clamps run.
+ */
+static noinline enum smartt_action
+nscc_on_ack_slow(struct smartt_state *s, const struct smartt_params *p,
+		 u32 now, u32 size, u32 rtt, bool ecn, u32 inflight)
+{
 	if (!s->brtt) {
 		if (!rtt)
 			return SMARTT_NONE;
 		nscc_start(s, p, rtt);
 	}
-	if (size > SMARTT_CWND_LIMIT)
-		size = SMARTT_CWND_LIMIT;
-
-	s->acked = smartt_add_sat(s->acked, size);
-	s->adj_bytes = smartt_add_sat(s->adj_bytes, size);
 	if (rtt && !p->base_rtt_us && rtt < s->brtt)
 		smartt_set_brtt(s, p, rtt);
-	target = nscc_target(s, p);
-	if (rtt >= s->brtt) {		/* brtt >= 1: a sample */
-		delay = (u64)(rtt - s->brtt) << SMARTT_RTT_SHIFT;
-		nscc_update_avg(s, !ecn && delay > target ?
-				(u64)s->brtt << SMARTT_RTT_SHIFT >>
-				NSCC_CLEAN_DELAY_SHIFT : delay);
-	} else {
-		delay = s->avg_rtt;
-	}
+	nscc_cache(s, p);
+	return nscc_ack_act(s, p, now, size, rtt, ecn, inflight, true);
+}
 
-	/* The ignore phase counts every ACK but skips only marked ones. */
-	if (smartt_ignore(s, size) && ecn) {
-		act = SMARTT_IGNORED;
-		goto reset;
-	}
-	if (nscc_quick_adapt(s, p, now,
-			     delay > target * NSCC_QA_DELAY_MULT,
-			     inflight, target)) {
-		act = SMARTT_QUICK_ADAPT;
-		goto reset;
-	}
+/* One ACK, with the arguments of smartt_on_ack(). */
+static __always_inline enum smartt_action
+nscc_on_ack(struct smartt_state *s, const struct smartt_params *p,
+	    u32 now, u32 size, s32 rtt_us, bool ecn, u32 inflight)
+{
+	u32 rtt = smartt_ack_rtt(p, rtt_us);
 
-	unit = nscc_unit(s, p);
-	if (ecn) {
-		act = delay < target ? SMARTT_PATH_CHANGE :
-		      nscc_md(s, p, now, target) ? SMARTT_MD : SMARTT_NONE;
-	} else if (delay >= target) {
-		nscc_fair_increase(s, size, unit);
-		act = SMARTT_FAIR_INC;
-	} else if (nscc_fast_increase(s, p, size, delay, unit)) {
-		act = SMARTT_FAST_INC;
-	} else {
-		nscc_prop_increase(s, size, unit, target - delay);
-		act = SMARTT_PROP_INC;
-	}
-	smartt_clamp(s, p);
-	nscc_fulfill(s, p, now, unit);
-	smartt_clamp(s, p);
-	return act;
-
-reset:	/* quick_adapt(): after QuickAdapt or ignoring, a new batch */
-	s->inc_acc = 0;
-	s->adj_bytes = 0;
-	smartt_clamp(s, p);
-	return act;
+	size = smartt_ack_size(size);
+	if (unlikely(smartt_ack_slow(s, p, rtt)))
+		return nscc_on_ack_slow(s, p, now, size, rtt, ecn, inflight);
+	return nscc_ack_act(s, p, now, size, rtt, ecn, inflight, false);
 }
 
 /*
@@ -386,7 +479,7 @@ reset:	/* quick_adapt(): after QuickAdapt or ignoring, a new batch */
  * threshold), arms QuickAdapt and runs it as a loss; unless that adapts or
  * the NACK falls in the ignore phase, its bytes leave the window.
  */
-static inline enum smartt_action
+static noinline enum smartt_action
 nscc_on_nack(struct smartt_state *s, const struct smartt_params *p,
 	     u32 now, u32 size, u32 inflight)
 {
@@ -398,16 +491,14 @@ nscc_on_nack(struct smartt_state *s, const struct smartt_params *p,
 	s->flags |= SMARTT_F_QA_ARMED;
 	if (smartt_ignore(s, size)) {
 		act = SMARTT_IGNORED;
-	} else if (nscc_quick_adapt(s, p, now, true, inflight,
-				    nscc_target(s, p))) {
+	} else if (nscc_qa_due(s, now, nscc_target(s, p)) &&
+		   nscc_qa_end(s, p, now, true, inflight)) {
 		act = SMARTT_QUICK_ADAPT;
 	} else {
 		return smartt_loss(s, p, size);
 	}
-	s->inc_acc = 0;
-	s->adj_bytes = 0;
 	smartt_clamp(s, p);
-	return act;
+	return nscc_new_batch(s, act);
 }
 
 /*

@@ -146,13 +146,15 @@ struct smartt_params {
 #define SMARTT_F_ADJ_DONE	0x20	/* NSCC: adj_time holds a batch */
 
 /*
- * Per-flow state, 64 bytes. brtt == 0 means the flow has no base RTT yet
+ * Per-flow state, 88 bytes. brtt == 0 means the flow has no base RTT yet
  * and therefore no window: cwnd is 0 and every event but an ACK carrying
  * an RTT sample is ignored. The paper's bytes_to_ignore/bytes_ignored pair
  * is kept as the single count ignore_left, which cannot wrap.
  *
- * A flow runs one law for its life (SMARTT_F_NSCC), so NSCC's batch and
- * SMaRTT's cache of derived values (smartt_cache()) share their bytes.
+ * From gen on, a flow keeps what it would otherwise derive from its base
+ * RTT and the parameters on every ACK (smartt_cache(), nscc_cache()). A
+ * flow runs one law for its life (SMARTT_F_NSCC), so the values only one
+ * law derives, and NSCC's batch, share their bytes.
  */
 struct smartt_state {
 	u32 cwnd;		/* congestion window, bytes */
@@ -168,8 +170,18 @@ struct smartt_state {
 	u32 fi_count;		/* consecutive clean bytes (FastIncrease) */
 	u32 qa_start;		/* start of the QuickAdapt window, us */
 	u32 md_time;		/* time of the last decrease, us */
+	u32 gen;		/* smartt_params.gen of the cached values */
+	u32 ceiling;		/* smartt_ceiling() */
+	u16 inc_rem;		/* increase not yet applied, bytes Q10 */
+	u16 rtt_gain;		/* avg_rtt EWMA gain, Q10 */
 	union {
 		struct {
+			u32 trtt;	/* smartt_trtt() */
+			u32 fi_rtt;	/* smartt_fi_rtt() */
+		};
+		struct {
+			u64 unit;	/* NSCC: nscc_unit() */
+			u32 target;	/* NSCC: nscc_target() */
 			u32 inc_acc;	/* NSCC: increase of the batch,
 					 * bytes Q10
 					 */
@@ -178,15 +190,11 @@ struct smartt_state {
 					 * us
 					 */
 		};
-		struct {
-			u32 gen;	/* smartt_params.gen of the cache */
-			u32 maxwnd;	/* smartt_maxwnd() */
-			u32 fi_rtt;	/* smartt_fi_rtt() */
-		};
 	};
-	u16 inc_rem;		/* increase not yet applied, bytes Q10 */
-	u16 rtt_gain;		/* avg_rtt EWMA gain, Q10 */
 	u8 flags;		/* SMARTT_F_* */
+	u32 net_rtt;		/* NSCC: nscc_net_rtt(), where the union's
+				 * alignment leaves room
+				 */
 };
 
 /* What an event did; the caller counts them or acts on PATH_CHANGE. */
@@ -285,6 +293,20 @@ static inline void smartt_clamp(struct smartt_state *s,
 }
 
 /*
+ * The most the window can be after smartt_clamp(): the ceiling, unless the
+ * floor is above it. A window that only grew from within its bounds is
+ * back within them at min(cwnd, smartt_ceiling()), and the full clamp is
+ * the same with this as its ceiling.
+ */
+static inline u32 smartt_ceiling(const struct smartt_state *s,
+				 const struct smartt_params *p)
+{
+	u32 hi = smartt_maxwnd(s, p), lo = smartt_minwnd(s, p);
+
+	return hi > lo ? hi : lo;
+}
+
+/*
  * FastIncrease's "RTT ~ base RTT" (SMaRTT Algorithm 3, line 2): at most
  * brtt + tolerance, max(fast_inc_tol x brtt, fast_inc_tol_us); the paper
  * gives no tolerance, so this one is ours. RTT samples are capped at
@@ -311,18 +333,19 @@ static inline u32 smartt_params_gen(const struct smartt_params *p)
 
 /*
  * A SMaRTT flow keeps what it would otherwise derive from its base RTT and
- * the parameters on every ACK: the window ceiling and the FastIncrease
- * threshold, both products. It derives them again when its base RTT
- * changes, and when the parameters do: every write bumps p->gen
+ * the parameters on every ACK: the window ceiling, the target RTT and the
+ * FastIncrease threshold, all products. It derives them again when its
+ * base RTT changes, and when the parameters do: every write bumps p->gen
  * (uno_nl.h), and smartt_on_ack() compares it with the cache's first, so
  * a new value applies from the next ACK, as it would if read there.
- * (NSCC flows keep their batch in these bytes, and never call this.)
+ * (NSCC flows keep their own values in these bytes: nscc_cache().)
  */
 static inline void smartt_cache(struct smartt_state *s,
 				const struct smartt_params *p)
 {
 	s->gen = smartt_params_gen(p);
-	s->maxwnd = smartt_maxwnd(s, p);
+	s->ceiling = smartt_ceiling(s, p);
+	s->trtt = smartt_trtt(s, p);
 	s->fi_rtt = smartt_fi_rtt(s, p);
 }
 
@@ -434,6 +457,11 @@ static inline void smartt_reset(struct smartt_state *s, u32 mtu)
 	s->fi_count = 0;
 	s->qa_start = 0;
 	s->md_time = 0;
+	s->gen = 0;
+	s->ceiling = 0;
+	s->unit = 0;		/* with target and the batch, the whole union */
+	s->target = 0;
+	s->net_rtt = 0;
 	s->inc_acc = 0;
 	s->adj_bytes = 0;
 	s->adj_time = 0;
@@ -453,13 +481,17 @@ static inline void smartt_init(struct smartt_state *s,
 		smartt_start(s, p, brtt);
 }
 
-/* The MSS changed (PMTU): the floor and the EWMA gain depend on it. */
+/*
+ * The MSS changed (PMTU): the floor, and with it the cached ceiling, and
+ * the EWMA gain depend on it.
+ */
 static inline void smartt_set_mtu(struct smartt_state *s,
 				  const struct smartt_params *p, u32 mtu)
 {
 	s->mtu = mtu ? mtu : 1;
 	if (s->brtt) {
 		smartt_update_gain(s, p);
+		s->ceiling = smartt_ceiling(s, p);
 		smartt_clamp(s, p);
 	}
 }
@@ -571,7 +603,7 @@ static inline bool smartt_quick_adapt(struct smartt_state *s,
 static inline void smartt_notrim_check(struct smartt_state *s,
 				       const struct smartt_params *p, u32 rtt)
 {
-	u32 trtt = smartt_trtt(s, p);
+	u32 trtt = s->trtt;
 	u64 rtt_thresh = s->brtt;
 
 	if (trtt > s->brtt)
@@ -681,17 +713,16 @@ static __always_inline enum smartt_action
 smartt_ack_done(struct smartt_state *s, const struct smartt_params *p,
 		enum smartt_action act)
 {
-	smartt_clamp_to(s, p, s->maxwnd);
+	smartt_clamp_to(s, p, s->ceiling);
 	return act;
 }
 
-/* ... an ACK that grew the window: above the floor before, so above it now */
+/* ... an ACK that grew the window from within its bounds: the ceiling */
 static __always_inline enum smartt_action
-smartt_ack_grown(struct smartt_state *s, const struct smartt_params *p,
-		 enum smartt_action act)
+smartt_ack_grown(struct smartt_state *s, enum smartt_action act)
 {
-	if (unlikely(s->cwnd > s->maxwnd))
-		return smartt_ack_done(s, p, act);
+	if (unlikely(s->cwnd > s->ceiling))
+		s->cwnd = s->ceiling;
 	return act;
 }
 
@@ -734,8 +765,9 @@ smartt_ack_md(struct smartt_state *s, const struct smartt_params *p,
  */
 static __always_inline enum smartt_action
 smartt_ack_matrix(struct smartt_state *s, const struct smartt_params *p,
-		  u32 now, u32 size, u32 rtt, bool ecn, u32 trtt)
+		  u32 now, u32 size, u32 rtt, bool ecn)
 {
+	u32 trtt = s->trtt;
 	u64 unit, fi, pi, t;
 
 	if (ecn) {
@@ -755,13 +787,13 @@ smartt_ack_matrix(struct smartt_state *s, const struct smartt_params *p,
 			(u64)s->cwnd << SMARTT_UNIT_SHIFT);
 	if (rtt > trtt) {
 		smartt_grow(s, fi);
-		return smartt_ack_grown(s, p, SMARTT_FAIR_INC);
+		return smartt_ack_grown(s, SMARTT_FAIR_INC);
 	}
 	pi = smartt_mul_sat(smartt_mul_sat(unit, p->pi), trtt - rtt);
 	pi = smartt_div(pi, (u64)rtt * s->cwnd << SMARTT_UNIT_SHIFT);
 	pi = smartt_min64(pi, (u64)size << SMARTT_Q);
 	smartt_grow(s, pi + fi);
-	return smartt_ack_grown(s, p, SMARTT_PROP_INC);
+	return smartt_ack_grown(s, SMARTT_PROP_INC);
 }
 
 /*
@@ -796,13 +828,13 @@ static inline void smartt_ack_count(struct smartt_state *s, u32 size, u32 rtt)
 /* FastIncrease, else the matrix if the ACK has an RTT sample. */
 static __always_inline enum smartt_action
 smartt_ack_window(struct smartt_state *s, const struct smartt_params *p,
-		  u32 now, u32 size, u32 rtt, bool ecn, u32 trtt)
+		  u32 now, u32 size, u32 rtt, bool ecn)
 {
 	if (smartt_fast_increase(s, p, size, rtt, ecn))
-		return smartt_ack_grown(s, p, SMARTT_FAST_INC);
+		return smartt_ack_grown(s, SMARTT_FAST_INC);
 	if (!rtt)
 		return SMARTT_NONE;
-	return smartt_ack_matrix(s, p, now, size, rtt, ecn, trtt);
+	return smartt_ack_matrix(s, p, now, size, rtt, ecn);
 }
 
 /*
@@ -811,10 +843,10 @@ smartt_ack_window(struct smartt_state *s, const struct smartt_params *p,
  */
 static noinline enum smartt_action
 smartt_ack_qa(struct smartt_state *s, const struct smartt_params *p,
-	      u32 now, u32 size, u32 rtt, bool ecn, u32 inflight, u32 trtt)
+	      u32 now, u32 size, u32 rtt, bool ecn, u32 inflight)
 {
 	if (!smartt_qa_end(s, p, now, inflight))
-		return smartt_ack_window(s, p, now, size, rtt, ecn, trtt);
+		return smartt_ack_window(s, p, now, size, rtt, ecn);
 	smartt_fast_increase(s, p, size, rtt, ecn);
 	return smartt_ack_done(s, p, SMARTT_QUICK_ADAPT);
 }
@@ -827,16 +859,13 @@ static __always_inline enum smartt_action
 smartt_ack_act(struct smartt_state *s, const struct smartt_params *p,
 	       u32 now, u32 size, u32 rtt, bool ecn, u32 inflight)
 {
-	u32 trtt;
-
 	if (unlikely(s->ignore_left) && smartt_ignore(s, size))
 		return SMARTT_IGNORED;
 	if (unlikely(!p->trimming) && rtt)
 		smartt_notrim_check(s, p, rtt);
-	trtt = smartt_trtt(s, p);
-	if (unlikely(smartt_qa_due(s, now, trtt)))
-		return smartt_ack_qa(s, p, now, size, rtt, ecn, inflight, trtt);
-	return smartt_ack_window(s, p, now, size, rtt, ecn, trtt);
+	if (unlikely(smartt_qa_due(s, now, s->trtt)))
+		return smartt_ack_qa(s, p, now, size, rtt, ecn, inflight);
+	return smartt_ack_window(s, p, now, size, rtt, ecn);
 }
 
 /*
@@ -865,6 +894,41 @@ smartt_on_ack_slow(struct smartt_state *s, const struct smartt_params *p,
 }
 
 /*
+ * An ACK's RTT sample in us, 0 for none. A sample under the floor is host
+ * noise, not a fast path: taken as is, (trtt - rtt) / rtt would turn it
+ * into a huge proportional increase, and "rtt near brtt" into
+ * FastIncrease, for whichever flow happened to draw it. It counts as the
+ * floor.
+ */
+static __always_inline u32 smartt_ack_rtt(const struct smartt_params *p,
+					  s32 rtt_us)
+{
+	u32 rtt = smartt_rtt_sample(rtt_us);
+
+	return rtt ? smartt_learned_brtt(p, rtt) : 0;
+}
+
+/* An ACK's bytes, capped so that no counter or product overflows. */
+static __always_inline u32 smartt_ack_size(u32 size)
+{
+	return size < SMARTT_CWND_LIMIT ? size : SMARTT_CWND_LIMIT;
+}
+
+/*
+ * Whether an ACK takes the slow path: it starts the flow, finds the
+ * parameters changed since the flow's cache, or lowers its learned base
+ * RTT.
+ */
+static __always_inline bool smartt_ack_slow(const struct smartt_state *s,
+					    const struct smartt_params *p,
+					    u32 rtt)
+{
+	/* rtt - 1 < brtt - 1: a sample (rtt > 0) below the base RTT */
+	return !s->brtt || s->gen != smartt_params_gen(p) ||
+	       (rtt - 1 < s->brtt - 1 && !p->base_rtt_us);
+}
+
+/*
  * One ACK (SMaRTT Algorithm 4): @size bytes newly delivered, @rtt_us its
  * RTT sample (< 0: none), @ecn the echoed CE mark, @inflight the bytes
  * still in flight after it, @now in us.
@@ -878,20 +942,10 @@ static __always_inline enum smartt_action
 smartt_on_ack(struct smartt_state *s, const struct smartt_params *p,
 	      u32 now, u32 size, s32 rtt_us, bool ecn, u32 inflight)
 {
-	u32 rtt = smartt_rtt_sample(rtt_us);
+	u32 rtt = smartt_ack_rtt(p, rtt_us);
 
-	/*
-	 * A sample under the floor is host noise, not a fast path: taken as
-	 * is, (trtt - rtt) / rtt would turn it into a huge proportional
-	 * increase, and "rtt near brtt" into FastIncrease, for whichever
-	 * flow happened to draw it. It counts as the floor.
-	 */
-	if (rtt)
-		rtt = smartt_learned_brtt(p, rtt);
-	if (size > SMARTT_CWND_LIMIT)
-		size = SMARTT_CWND_LIMIT;
-	if (unlikely(!s->brtt || s->gen != smartt_params_gen(p) ||
-		     (rtt < s->brtt && rtt && !p->base_rtt_us)))
+	size = smartt_ack_size(size);
+	if (unlikely(smartt_ack_slow(s, p, rtt)))
 		return smartt_on_ack_slow(s, p, now, size, rtt, ecn, inflight);
 	smartt_ack_count(s, size, rtt);
 	return smartt_ack_act(s, p, now, size, rtt, ecn, inflight);
