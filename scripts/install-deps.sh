@@ -9,7 +9,7 @@ linux-headers-amd64 linux-image-amd64
 qemu-system-x86 busybox-static
 iproute2 iperf3 ethtool tcpdump iputils-ping jq
 clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
-libmnl-dev libgtest-dev googletest
+libmnl-dev libgtest-dev googletest libisal-dev libclang-rt-dev
 nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
 gnuplot-nox python3-docutils valgrind sparse linux-source-6.1
 "

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "wire.h"
+
+namespace unorc {
+
+namespace {
+
+constexpr uint8_t kPacketFlags = kFlagRetx | kFlagLastBlock;
+constexpr uint8_t kAckFlags = kFlagEcnCeEcho;
+
+template <typename T> void put_be(uint8_t *p, T v)
+{
+	for (size_t i = 0; i < sizeof(T); ++i)
+		p[i] = static_cast<uint8_t>(v >> (8 * (sizeof(T) - 1 - i)));
+}
+
+template <typename T> T get_be(const uint8_t *p)
+{
+	T v = 0;
+	for (size_t i = 0; i < sizeof(T); ++i)
+		v = static_cast<T>((v << 8) | p[i]);
+	return v;
+}
+
+uint8_t ver_type(Type t)
+{
+	return static_cast<uint8_t>(kVersion << 4 | static_cast<uint8_t>(t));
+}
+
+// Checks in layout order; the caller has checked ver_type and that the
+// header is there.
+WireError check_packet(const PacketHeader &h, size_t payload_room, uint32_t reserved,
+		       const WireLimits &lim)
+{
+	const uint64_t n = static_cast<uint64_t>(lim.x) + lim.y;
+	const bool parity_idx = h.block_idx >= lim.x;
+
+	if (h.flags & ~kPacketFlags)
+		return WireError::BadFlags;
+	if (h.block_id == kNoBlock)
+		return WireError::BadBlockId;
+	if (h.block_idx >= n)
+		return WireError::BadBlockIdx;
+	if (parity_idx != (h.type == Type::Parity))
+		return WireError::IdxTypeMismatch;
+	if (h.psn != h.block_id * n + h.block_idx)
+		return WireError::BadPsn;
+	if (h.type == Type::Parity ? h.payload_len != lim.len
+				   : h.payload_len == 0 || h.payload_len > lim.len)
+		return WireError::BadPayloadLen;
+	if (h.payload_len > payload_room)
+		return WireError::PayloadTruncated;
+	if (h.payload_len < payload_room)
+		return WireError::TrailingBytes;
+	if (reserved)
+		return WireError::BadReserved;
+	return WireError::Ok;
+}
+
+WireError parse_packet(const uint8_t *p, size_t len, const WireLimits &lim, Message *out)
+{
+	if (len < kPacketHeaderSize)
+		return WireError::Truncated;
+	PacketHeader h;
+	h.type = static_cast<Type>(p[0] & 0x0f);
+	h.flags = p[1];
+	h.subflow = get_be<uint16_t>(p + 2);
+	h.flow_id = get_be<uint32_t>(p + 4);
+	h.psn = get_be<uint64_t>(p + 8);
+	h.block_id = get_be<uint32_t>(p + 16);
+	h.block_idx = get_be<uint16_t>(p + 20);
+	h.payload_len = get_be<uint16_t>(p + 22);
+	h.tx_ts_ns = get_be<uint64_t>(p + 24);
+	h.msg_id = get_be<uint32_t>(p + 32);
+	const WireError e = check_packet(h, len - kPacketHeaderSize, get_be<uint32_t>(p + 36), lim);
+	if (e == WireError::Ok)
+		*out = h;
+	return e;
+}
+
+WireError parse_ack(const uint8_t *p, size_t len, Message *out)
+{
+	if (len < kAckSize)
+		return WireError::Truncated;
+	if (len > kAckSize)
+		return WireError::TrailingBytes;
+	if (p[1] & ~kAckFlags)
+		return WireError::BadFlags;
+	Ack a;
+	a.flags = p[1];
+	a.subflow = get_be<uint16_t>(p + 2);
+	a.flow_id = get_be<uint32_t>(p + 4);
+	a.acked_psn = get_be<uint64_t>(p + 8);
+	a.cum_psn = get_be<uint64_t>(p + 16);
+	a.echo_tx_ts_ns = get_be<uint64_t>(p + 24);
+	a.completed_block = get_be<uint32_t>(p + 32);
+	a.highest_completed_block = get_be<uint32_t>(p + 36);
+	*out = a;
+	return WireError::Ok;
+}
+
+WireError parse_nack(const uint8_t *p, size_t len, Message *out)
+{
+	if (len < kNackSize)
+		return WireError::Truncated;
+	if (len > kNackSize)
+		return WireError::TrailingBytes;
+	if (p[1])
+		return WireError::BadFlags;
+	if (get_be<uint16_t>(p + 2))
+		return WireError::BadReserved;
+	Nack n;
+	n.flow_id = get_be<uint32_t>(p + 4);
+	n.block_id = get_be<uint32_t>(p + 8);
+	n.highest_completed_block = get_be<uint32_t>(p + 12);
+	if (n.block_id == kNoBlock)
+		return WireError::BadBlockId;
+	// The receiver NACKs only blocks it has not completed.
+	if (n.highest_completed_block != kNoBlock && n.block_id <= n.highest_completed_block)
+		return WireError::NackDoneBlock;
+	*out = n;
+	return WireError::Ok;
+}
+
+} // namespace
+
+const char *wire_error_name(WireError e)
+{
+	switch (e) {
+	case WireError::Ok:
+		return "ok";
+	case WireError::Truncated:
+		return "truncated";
+	case WireError::BadVersion:
+		return "bad_version";
+	case WireError::BadType:
+		return "bad_type";
+	case WireError::BadFlags:
+		return "bad_flags";
+	case WireError::BadBlockId:
+		return "bad_block_id";
+	case WireError::BadBlockIdx:
+		return "bad_block_idx";
+	case WireError::IdxTypeMismatch:
+		return "idx_type_mismatch";
+	case WireError::BadPsn:
+		return "bad_psn";
+	case WireError::BadPayloadLen:
+		return "bad_payload_len";
+	case WireError::PayloadTruncated:
+		return "payload_truncated";
+	case WireError::TrailingBytes:
+		return "trailing_bytes";
+	case WireError::BadReserved:
+		return "bad_reserved";
+	case WireError::NackDoneBlock:
+		return "nack_done_block";
+	}
+	return "?";
+}
+
+PacketHeaderBytes serialize(const PacketHeader &h)
+{
+	PacketHeaderBytes b{};
+	b[0] = ver_type(h.type);
+	b[1] = h.flags;
+	put_be(&b[2], h.subflow);
+	put_be(&b[4], h.flow_id);
+	put_be(&b[8], h.psn);
+	put_be(&b[16], h.block_id);
+	put_be(&b[20], h.block_idx);
+	put_be(&b[22], h.payload_len);
+	put_be(&b[24], h.tx_ts_ns);
+	put_be(&b[32], h.msg_id);
+	return b; // reserved stays 0
+}
+
+AckBytes serialize(const Ack &a)
+{
+	AckBytes b{};
+	b[0] = ver_type(Type::Ack);
+	b[1] = a.flags;
+	put_be(&b[2], a.subflow);
+	put_be(&b[4], a.flow_id);
+	put_be(&b[8], a.acked_psn);
+	put_be(&b[16], a.cum_psn);
+	put_be(&b[24], a.echo_tx_ts_ns);
+	put_be(&b[32], a.completed_block);
+	put_be(&b[36], a.highest_completed_block);
+	return b;
+}
+
+NackBytes serialize(const Nack &n)
+{
+	NackBytes b{};
+	b[0] = ver_type(Type::Nack);
+	put_be(&b[4], n.flow_id);
+	put_be(&b[8], n.block_id);
+	put_be(&b[12], n.highest_completed_block);
+	return b; // flags and reserved stay 0
+}
+
+WireError parse(const uint8_t *buf, size_t len, const WireLimits &lim, Message *out)
+{
+	if (len < 1)
+		return WireError::Truncated;
+	if (buf[0] >> 4 != kVersion)
+		return WireError::BadVersion;
+	switch (static_cast<Type>(buf[0] & 0x0f)) {
+	case Type::Data:
+	case Type::Parity:
+		return parse_packet(buf, len, lim, out);
+	case Type::Ack:
+		return parse_ack(buf, len, out);
+	case Type::Nack:
+		return parse_nack(buf, len, out);
+	}
+	return WireError::BadType;
+}
+
+} // namespace unorc

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// UnoRC's messages, one per UDP datagram, every field big-endian. Byte 0 of
+// each is ver_type: the version (1) in the high nibble, the type in the low
+// nibble (0 DATA, 1 PARITY, 2 ACK, 3 NACK); byte 1 is flags.
+//
+// DATA and PARITY, a 40-byte header, then payload_len payload bytes that end
+// the datagram:
+//
+//   0  u8  ver_type   0x10 DATA, 0x11 PARITY
+//   1  u8  flags      bit0 RETX, bit1 LAST_BLOCK
+//   2  u16 subflow
+//   4  u32 flow_id
+//   8  u64 psn        block_id * n + block_idx
+//  16  u32 block_id   not 0xffffffff
+//  20  u16 block_idx  DATA 0..x-1, PARITY x..n-1
+//  22  u16 payload_len  DATA 1..len, PARITY len (the code's payload length)
+//  24  u64 tx_ts_ns
+//  32  u32 msg_id
+//  36  u32 reserved   0
+//
+// ACK, 40 bytes, one per DATA or PARITY packet received:
+//
+//   0  u8  ver_type   0x12
+//   1  u8  flags      bit0 ECN_CE_ECHO: the packet arrived CE-marked
+//   2  u16 subflow    the packet's, echoed
+//   4  u32 flow_id
+//   8  u64 acked_psn  the packet's psn
+//  16  u64 cum_psn    every psn below it has arrived
+//  24  u64 echo_tx_ts_ns  the packet's tx_ts_ns
+//  32  u32 completed_block  the block this packet completed, or 0xffffffff
+//  36  u32 highest_completed_block  largest B with every block <= B
+//                                   complete, or 0xffffffff: none yet
+//
+// NACK, 16 bytes, asks for a block to be repaired:
+//
+//   0  u8  ver_type   0x13
+//   1  u8  flags      0
+//   2  u16 reserved   0
+//   4  u32 flow_id
+//   8  u32 block_id   above highest_completed_block, not 0xffffffff
+//  12  u32 highest_completed_block  as in ACK
+//
+// parse() checks every field it can; Documentation/unorc.rst has the order.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <variant>
+
+namespace unorc {
+
+inline constexpr uint8_t kVersion = 1;
+inline constexpr size_t kPacketHeaderSize = 40;
+inline constexpr size_t kAckSize = 40;
+inline constexpr size_t kNackSize = 16;
+// "No block" in ACK and NACK block fields.
+inline constexpr uint32_t kNoBlock = 0xffffffff;
+
+enum class Type : uint8_t { Data = 0, Parity = 1, Ack = 2, Nack = 3 };
+
+// DATA and PARITY flags.
+inline constexpr uint8_t kFlagRetx = 0x01;
+inline constexpr uint8_t kFlagLastBlock = 0x02;
+// ACK flags.
+inline constexpr uint8_t kFlagEcnCeEcho = 0x01;
+
+struct PacketHeader {
+	Type type = Type::Data; // Data or Parity
+	uint8_t flags = 0;
+	uint16_t subflow = 0;
+	uint32_t flow_id = 0;
+	uint64_t psn = 0;
+	uint32_t block_id = 0;
+	uint16_t block_idx = 0;
+	uint16_t payload_len = 0;
+	uint64_t tx_ts_ns = 0;
+	uint32_t msg_id = 0;
+
+	bool operator==(const PacketHeader &) const = default;
+};
+
+struct Ack {
+	uint8_t flags = 0;
+	uint16_t subflow = 0;
+	uint32_t flow_id = 0;
+	uint64_t acked_psn = 0;
+	uint64_t cum_psn = 0;
+	uint64_t echo_tx_ts_ns = 0;
+	uint32_t completed_block = kNoBlock;
+	uint32_t highest_completed_block = kNoBlock;
+
+	bool operator==(const Ack &) const = default;
+};
+
+struct Nack {
+	uint32_t flow_id = 0;
+	uint32_t block_id = 0;
+	uint32_t highest_completed_block = kNoBlock;
+
+	bool operator==(const Nack &) const = default;
+};
+
+using Message = std::variant<PacketHeader, Ack, Nack>;
+
+// The code DATA and PARITY packets must fit, as BlockCoder takes it: x data
+// and y parity packets per block, len payload bytes.
+struct WireLimits {
+	int x;
+	int y;
+	size_t len;
+};
+
+// Why parse() dropped a datagram: one counter each for a receiver.
+enum class WireError : uint8_t {
+	Ok = 0,
+	Truncated,        // shorter than its type's header or body
+	BadVersion,       // version nibble not kVersion
+	BadType,          // type nibble not 0..3
+	BadFlags,         // a flag bit the type does not define
+	BadBlockId,       // block_id 0xffffffff
+	BadBlockIdx,      // block_idx >= n
+	IdxTypeMismatch,  // DATA at a parity index or PARITY at a data index
+	BadPsn,           // psn != block_id * n + block_idx
+	BadPayloadLen,    // DATA 0 or > len, PARITY != len
+	PayloadTruncated, // payload_len > the bytes after the header
+	TrailingBytes,    // bytes after the payload or the ACK / NACK body
+	BadReserved,      // a reserved field not 0
+	NackDoneBlock,    // NACK for a block <= highest_completed_block
+};
+inline constexpr size_t kWireErrorCount = static_cast<size_t>(WireError::NackDoneBlock) + 1;
+
+// A short name for counters and logs: "truncated", "bad_version", ...
+const char *wire_error_name(WireError e);
+
+using PacketHeaderBytes = std::array<uint8_t, kPacketHeaderSize>;
+using AckBytes = std::array<uint8_t, kAckSize>;
+using NackBytes = std::array<uint8_t, kNackSize>;
+
+// Write the fields as given; parse() is the one that checks.
+PacketHeaderBytes serialize(const PacketHeader &h);
+AckBytes serialize(const Ack &a);
+NackBytes serialize(const Nack &n);
+
+// Parses the datagram buf[0..len), never reading outside it. Sets *out only
+// on WireError::Ok; a DATA/PARITY payload is then the payload_len bytes at
+// buf + kPacketHeaderSize.
+WireError parse(const uint8_t *buf, size_t len, const WireLimits &lim, Message *out);
+
+} // namespace unorc

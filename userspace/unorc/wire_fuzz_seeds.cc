@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Writes wire_fuzz's seed corpus: one valid message of each type.
+//
+// usage: unorc_wire_fuzz_seeds DIR
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+#include "wire_fuzz.h"
+
+using namespace unorc;
+
+namespace {
+
+template <typename Bytes>
+bool write_seed(const std::filesystem::path &path, const Bytes &head, size_t payload = 0)
+{
+	std::vector<char> b(head.begin(), head.end());
+	b.resize(b.size() + payload, 'p');
+	std::ofstream f(path, std::ios::binary | std::ios::trunc);
+	f.write(b.data(), static_cast<std::streamsize>(b.size()));
+	return static_cast<bool>(f.flush());
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		std::fprintf(stderr, "usage: %s DIR\n", argv[0]);
+		return 2;
+	}
+	const std::filesystem::path dir = argv[1];
+	std::filesystem::create_directories(dir);
+
+	const uint64_t n = kFuzzLimits.x + kFuzzLimits.y;
+	const PacketHeader data{ .type = Type::Data, .flags = kFlagRetx, .subflow = 3, .flow_id = 7,
+			   .psn = 5 * n + 1, .block_id = 5, .block_idx = 1, .payload_len = 10,
+			   .tx_ts_ns = 123456789, .msg_id = 42 };
+	PacketHeader parity = data;
+	parity.type = Type::Parity;
+	parity.flags = kFlagLastBlock;
+	parity.block_idx = static_cast<uint16_t>(kFuzzLimits.x);
+	parity.psn = 5 * n + parity.block_idx;
+	parity.payload_len = static_cast<uint16_t>(kFuzzLimits.len);
+	const Ack ack{ .flags = kFlagEcnCeEcho, .subflow = 3, .flow_id = 7, .acked_psn = 51,
+		       .cum_psn = 50, .echo_tx_ts_ns = 123456789, .completed_block = 5,
+		       .highest_completed_block = 4 };
+	const Nack nack{ .flow_id = 7, .block_id = 6, .highest_completed_block = 4 };
+
+	const bool ok = write_seed(dir / "data", serialize(data), data.payload_len) &&
+			write_seed(dir / "parity", serialize(parity), parity.payload_len) &&
+			write_seed(dir / "ack", serialize(ack)) &&
+			write_seed(dir / "nack", serialize(nack));
+	if (!ok) {
+		std::perror(dir.c_str());
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The wire format: each message type serialized to hand-written bytes and
+// parsed back, and malformed datagrams each dropped for their own reason.
+#include <cstring>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "wire.h"
+
+using namespace unorc;
+
+namespace {
+
+constexpr WireLimits kLimits = { 8, 2, 100 };
+
+using Bytes = std::vector<uint8_t>;
+
+template <typename B> Bytes concat(const B &head, const Bytes &tail = {})
+{
+	Bytes b(head.begin(), head.end());
+	b.insert(b.end(), tail.begin(), tail.end());
+	return b;
+}
+
+WireError parse(const Bytes &b, Message *out)
+{
+	return unorc::parse(b.data(), b.size(), kLimits, out);
+}
+
+// Parses b and expects `want`, serialized as b's first bytes.
+template <typename M> void expect_round_trip(const Bytes &b, const M &want)
+{
+	Message got;
+	ASSERT_EQ(parse(b, &got), WireError::Ok);
+	ASSERT_TRUE(std::holds_alternative<M>(got));
+	EXPECT_EQ(std::get<M>(got), want);
+}
+
+// DATA, block 5 of (8, 2), index 3: psn 53.
+const PacketHeader kData = { .type = Type::Data,
+			     .flags = kFlagRetx | kFlagLastBlock,
+			     .subflow = 0x0102,
+			     .flow_id = 0x0a0b0c0d,
+			     .psn = 53,
+			     .block_id = 5,
+			     .block_idx = 3,
+			     .payload_len = 4,
+			     .tx_ts_ns = 0x1122334455667788,
+			     .msg_id = 0xdeadbeef };
+
+const Bytes kDataBytes = {
+	0x10, 0x03, 0x01, 0x02, 0x0a, 0x0b, 0x0c, 0x0d, // ver_type flags subflow flow_id
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x35, // psn
+	0x00, 0x00, 0x00, 0x05, 0x00, 0x03, 0x00, 0x04, // block_id block_idx payload_len
+	0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, // tx_ts_ns
+	0xde, 0xad, 0xbe, 0xef, 0x00, 0x00, 0x00, 0x00, // msg_id reserved
+	'a',  'b',  'c',  'd',                          // payload
+};
+
+} // namespace
+
+TEST(Wire, DataBytes)
+{
+	EXPECT_EQ(concat(serialize(kData), { 'a', 'b', 'c', 'd' }), kDataBytes);
+	expect_round_trip(kDataBytes, kData);
+}
+
+TEST(Wire, ParityBytes)
+{
+	const PacketHeader h = { .type = Type::Parity,
+				 .flags = 0,
+				 .subflow = 9,
+				 .flow_id = 1,
+				 .psn = 0x01020304ull * 10 + 9,
+				 .block_id = 0x01020304,
+				 .block_idx = 9,
+				 .payload_len = 100,
+				 .tx_ts_ns = 1,
+				 .msg_id = 2 };
+	const Bytes head = {
+		0x11, 0x00, 0x00, 0x09, 0x00, 0x00, 0x00, 0x01, //
+		0x00, 0x00, 0x00, 0x00, 0x0a, 0x14, 0x1e, 0x31, //
+		0x01, 0x02, 0x03, 0x04, 0x00, 0x09, 0x00, 0x64, //
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, //
+		0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, //
+	};
+	EXPECT_EQ(concat(serialize(h)), head);
+	expect_round_trip(concat(head, Bytes(100, 0x5a)), h);
+}
+
+TEST(Wire, AckBytes)
+{
+	const Ack a = { .flags = kFlagEcnCeEcho,
+			.subflow = 7,
+			.flow_id = 0x0a0b0c0d,
+			.acked_psn = 0x0102030405060708,
+			.cum_psn = 0x0102030405060700,
+			.echo_tx_ts_ns = 0x1122334455667788,
+			.completed_block = 0x10,
+			.highest_completed_block = 0x0f };
+	const Bytes b = {
+		0x12, 0x01, 0x00, 0x07, 0x0a, 0x0b, 0x0c, 0x0d, // ver_type flags subflow flow_id
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, // acked_psn
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x00, // cum_psn
+		0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, // echo_tx_ts_ns
+		0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x0f, // completed, highest completed
+	};
+	EXPECT_EQ(concat(serialize(a)), b);
+	expect_round_trip(b, a);
+	// Nothing completed yet.
+	expect_round_trip(concat(serialize(Ack{})), Ack{});
+}
+
+TEST(Wire, NackBytes)
+{
+	const Nack n = { .flow_id = 0x0a0b0c0d, .block_id = 0x20, .highest_completed_block = kNoBlock };
+	const Bytes b = {
+		0x13, 0x00, 0x00, 0x00, 0x0a, 0x0b, 0x0c, 0x0d, // ver_type flags reserved flow_id
+		0x00, 0x00, 0x00, 0x20, 0xff, 0xff, 0xff, 0xff, // block_id highest completed
+	};
+	EXPECT_EQ(concat(serialize(n)), b);
+	expect_round_trip(b, n);
+	expect_round_trip(concat(serialize(Nack{ .block_id = 8, .highest_completed_block = 7 })),
+			  Nack{ .block_id = 8, .highest_completed_block = 7 });
+}
+
+TEST(Wire, TruncatedAtEveryLength)
+{
+	const Bytes ack = concat(serialize(Ack{}));
+	const Bytes nack = concat(serialize(Nack{}));
+	Message out;
+	for (size_t len = 0; len < kPacketHeaderSize; len++)
+		EXPECT_EQ(unorc::parse(kDataBytes.data(), len, kLimits, &out), WireError::Truncated) << len;
+	for (size_t len = 0; len < kAckSize; len++)
+		EXPECT_EQ(unorc::parse(ack.data(), len, kLimits, &out), WireError::Truncated) << len;
+	for (size_t len = 0; len < kNackSize; len++)
+		EXPECT_EQ(unorc::parse(nack.data(), len, kLimits, &out), WireError::Truncated) << len;
+}
+
+// A valid datagram, one field broken, the reason expected.
+TEST(Wire, MalformedDatagrams)
+{
+	// payload bytes after the header; -1: payload_len of them.
+	const auto data = [](const std::function<void(PacketHeader &)> &edit, int payload = -1) {
+		PacketHeader h = kData;
+		edit(h);
+		return concat(serialize(h), Bytes(payload < 0 ? h.payload_len : payload, 'x'));
+	};
+	const auto parity = [&](uint16_t idx, uint16_t len) {
+		return data([&](PacketHeader &h) {
+			h.type = Type::Parity;
+			h.block_idx = idx;
+			h.psn = h.block_id * 10ull + idx;
+			h.payload_len = len;
+		});
+	};
+	const auto poke = [](Bytes b, size_t at, uint8_t v) {
+		b.at(at) = v;
+		return b;
+	};
+	const Bytes ack = concat(serialize(Ack{}));
+	const Bytes nack = concat(serialize(Nack{ .block_id = 6, .highest_completed_block = 4 }));
+
+	const struct {
+		const char *what;
+		Bytes dgram;
+		WireError want;
+	} cases[] = {
+		{ "version 0", poke(kDataBytes, 0, 0x00), WireError::BadVersion },
+		{ "version 2", poke(kDataBytes, 0, 0x20), WireError::BadVersion },
+		{ "version 15 ack", poke(ack, 0, 0xf2), WireError::BadVersion },
+		{ "type 4", poke(kDataBytes, 0, 0x14), WireError::BadType },
+		{ "type 15", poke(kDataBytes, 0, 0x1f), WireError::BadType },
+		{ "data flag bit2", poke(kDataBytes, 1, 0x07), WireError::BadFlags },
+		{ "data flag bit7", poke(kDataBytes, 1, 0x80), WireError::BadFlags },
+		{ "ack flag bit1", poke(ack, 1, 0x03), WireError::BadFlags },
+		{ "nack flag bit0", poke(nack, 1, 0x01), WireError::BadFlags },
+		{ "block_id none", data([](PacketHeader &h) { h.block_id = kNoBlock; }),
+		  WireError::BadBlockId },
+		{ "block_idx n", data([](PacketHeader &h) { h.block_idx = 10; }), WireError::BadBlockIdx },
+		{ "block_idx max", data([](PacketHeader &h) { h.block_idx = 0xffff; }),
+		  WireError::BadBlockIdx },
+		{ "data at parity idx",
+		  data([](PacketHeader &h) {
+			  h.block_idx = 8;
+			  h.psn = 58;
+		  }),
+		  WireError::IdxTypeMismatch },
+		{ "parity at data idx", parity(7, 100), WireError::IdxTypeMismatch },
+		{ "psn + 1", data([](PacketHeader &h) { h.psn++; }), WireError::BadPsn },
+		{ "psn of block + 1", data([](PacketHeader &h) { h.psn += 10; }), WireError::BadPsn },
+		{ "data payload_len 0", data([](PacketHeader &h) { h.payload_len = 0; }),
+		  WireError::BadPayloadLen },
+		{ "data payload_len len + 1", data([](PacketHeader &h) { h.payload_len = 101; }),
+		  WireError::BadPayloadLen },
+		{ "parity payload_len len - 1", parity(8, 99), WireError::BadPayloadLen },
+		{ "parity payload_len len + 1", parity(9, 101), WireError::BadPayloadLen },
+		{ "payload_len > datagram", data([](PacketHeader &h) { h.payload_len = 100; }, 99),
+		  WireError::PayloadTruncated },
+		{ "header only", data([](PacketHeader &) {}, 0), WireError::PayloadTruncated },
+		{ "payload_len < datagram", data([](PacketHeader &h) { h.payload_len = 99; }, 100),
+		  WireError::TrailingBytes },
+		{ "ack + 1 byte", concat(ack, { 0 }), WireError::TrailingBytes },
+		{ "nack + 1 byte", concat(nack, { 0 }), WireError::TrailingBytes },
+		{ "reserved byte 36", poke(kDataBytes, 36, 0x80), WireError::BadReserved },
+		{ "reserved byte 39", poke(kDataBytes, 39, 0x01), WireError::BadReserved },
+		{ "nack reserved byte 2", poke(nack, 2, 0x01), WireError::BadReserved },
+		{ "nack reserved byte 3", poke(nack, 3, 0x80), WireError::BadReserved },
+		{ "nack block none", concat(serialize(Nack{ .block_id = kNoBlock })),
+		  WireError::BadBlockId },
+		{ "nack completed block",
+		  concat(serialize(Nack{ .block_id = 4, .highest_completed_block = 4 })),
+		  WireError::NackDoneBlock },
+		{ "nack old block", concat(serialize(Nack{ .block_id = 0, .highest_completed_block = 4 })),
+		  WireError::NackDoneBlock },
+	};
+	const PacketHeader sentinel = { .flow_id = 0x5e5e };
+	for (const auto &c : cases) {
+		Message out = sentinel;
+		EXPECT_EQ(parse(c.dgram, &out), c.want)
+			<< c.what << ": " << wire_error_name(parse(c.dgram, &out));
+		EXPECT_EQ(std::get<PacketHeader>(out), sentinel) << c.what << ": output written";
+	}
+}
+
+TEST(Wire, ErrorNames)
+{
+	std::set<std::string> names;
+	for (size_t e = 0; e < kWireErrorCount; e++)
+		names.insert(wire_error_name(static_cast<WireError>(e)));
+	EXPECT_EQ(names.size(), kWireErrorCount);
+	EXPECT_EQ(names.count("?"), 0u);
+	EXPECT_STREQ(wire_error_name(WireError::Ok), "ok");
+	EXPECT_STREQ(wire_error_name(WireError::PayloadTruncated), "payload_truncated");
+	EXPECT_STREQ(wire_error_name(static_cast<WireError>(kWireErrorCount)), "?");
+}
