@@ -78,6 +78,7 @@ struct phantom_sched_data {
 	struct qdisc_watchdog watchdog;
 
 	/* statistics, see struct tc_phantom_xstats */
+	struct phantom_empty empty;
 	u64 ce_marks;
 	u64 phantom_marks;
 	u64 trimmed;
@@ -212,9 +213,23 @@ static bool phantom_trim_apply(struct sk_buff *skb,
 	return true;
 }
 
+/*
+ * Both bands empty. A packet a parent peeked (qdisc_peek_dequeued()) has
+ * left them, as one on the wire has.
+ */
+static bool phantom_is_empty(const struct phantom_sched_data *q)
+{
+	return !q->data.qlen && !q->hdrs.qlen;
+}
+
 static void phantom_queue(struct Qdisc *sch, struct qdisc_skb_head *qh,
 			  struct sk_buff *skb)
 {
+	struct phantom_sched_data *q = qdisc_priv(sch);
+
+	/* One clock read per busy period, not per packet */
+	if (phantom_is_empty(q))
+		phantom_empty_end(&q->empty, ktime_get_ns());
 	__qdisc_enqueue_tail(skb, qh);
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
@@ -375,6 +390,8 @@ static struct sk_buff *phantom_dequeue(struct Qdisc *sch)
 		phantom_mark(q, skb, now);
 	}
 
+	if (phantom_is_empty(q))
+		phantom_empty_begin(&q->empty, now);
 	qdisc_qstats_backlog_dec(sch, skb);
 	sch->q.qlen--;
 	qdisc_bstats_update(sch, skb);
@@ -391,6 +408,7 @@ static void phantom_reset(struct Qdisc *sch)
 	q->hdrs_backlog = 0;
 	sch->q.qlen = 0;
 	sch->qstats.backlog = 0;
+	phantom_empty_begin(&q->empty, ktime_get_ns());
 	phantom_bucket_reset(&q->bucket, ktime_get_ns());
 	phantom_pq_flush(&q->st.pq, ktime_get_ns());
 	qdisc_watchdog_cancel(&q->watchdog);
@@ -583,6 +601,8 @@ static int __phantom_change(struct Qdisc *sch, struct nlattr *opt, bool create,
 	q->cfg = cfg;
 	q->rate = rate;
 	phantom_bucket_set(&q->bucket, burst_ns, ktime_get_ns(), create);
+	if (create)
+		phantom_empty_begin(&q->empty, ktime_get_ns());
 	phantom_configure(&q->st, &cfg.core, ktime_get_ns());
 	sch_tree_unlock(sch);
 	return 0;
@@ -672,6 +692,7 @@ static int phantom_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		.phantom_backlog = phantom_pq_level(&q->st.pq, ktime_get_ns()),
 		.phantom_max_backlog = q->st.pq.peak,
 		.trim_backlog = q->hdrs_backlog,
+		.empty_ns = phantom_empty_ns(&q->empty, ktime_get_ns()),
 	};
 	sch_tree_unlock(sch);
 

@@ -272,6 +272,43 @@ static inline u64 phantom_bucket_send(struct phantom_bucket *b, u64 now,
 	return 0;
 }
 
+/*
+ * How long the port held no packet at all. A sampled backlog percentile
+ * only estimates it: the backlog's median over a span is 0 exactly when
+ * the port was empty for at least half of it, which two readings of
+ * phantom_empty_ns() tell with no sampling error.
+ */
+struct phantom_empty {
+	u64 ns;			/* time empty, up to since if still empty */
+	u64 since;		/* when the last packet left */
+	bool empty;		/* no packet queued since then */
+};
+
+/* The last packet left at @now (or the port starts, or is reset, empty). */
+static inline void phantom_empty_begin(struct phantom_empty *e, u64 now)
+{
+	if (e->empty)
+		return;
+	e->since = now;
+	e->empty = true;
+}
+
+/* A packet was queued at @now: the empty span, if any, ends. */
+static inline void phantom_empty_end(struct phantom_empty *e, u64 now)
+{
+	if (!e->empty)
+		return;
+	if (now > e->since)
+		e->ns += now - e->since;
+	e->empty = false;
+}
+
+/* The time the port was empty, up to @now. */
+static inline u64 phantom_empty_ns(const struct phantom_empty *e, u64 now)
+{
+	return e->ns + (e->empty && now > e->since ? now - e->since : 0);
+}
+
 /* Settings of one port, as configured. */
 struct phantom_params {
 	u64 rate;	/* line rate, bytes per second */

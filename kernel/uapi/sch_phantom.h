@@ -59,6 +59,7 @@ enum {
  * @trim_backlog: bytes in the trimmed-header band now
  * @stall_ns: link time lost while packets waited, ns
  * @idle_ns: link time unused with nothing queued, ns
+ * @empty_ns: time the qdisc held no packet, ns
  */
 struct tc_phantom_xstats {
 	__u64	ce_marks;
@@ -72,6 +73,7 @@ struct tc_phantom_xstats {
 	__u32	trim_backlog;
 	__u64	stall_ns;
 	__u64	idle_ns;
+	__u64	empty_ns;
 };
 
 #endif /* _UAPI_LINUX_SCH_PHANTOM_H */

@@ -22,7 +22,10 @@
 #  * goodput: TCP payload delivered (the receiver's bytes_received) against
 #    the payload the rate can carry, rate x MSS / frame: at MTU 4000 with
 #    timestamps 3948 B of payload in a 4014 B frame (0.9836).
-# Both must be within +-3 % of what the rate allows.
+# Both must be within +-3 % of what the rate allows. The port, backlogged
+# by a flow that fills a 1 MB queue, held no packet (empty_ns) for at most
+# a tenth of the window; idle after it, for at least 0.8 of 4 s (the
+# readings' stamps are good to a few tenths of a second).
 #
 # The shaper's burst is 50 ms of link time (tb_stall_burst): under qemu
 # TCG the qdisc watchdog fires late when the host stalls the VM, and a
@@ -65,9 +68,11 @@ measure_third() {
 	tb_flow h1 cubic 0 > /dev/null
 	sleep $WARMUP
 	stall0=$(tb_qdisc_counter tor p0 stall_ns) idle0=$(tb_qdisc_counter tor p0 idle_ns)
+	empty0=$(tb_qdisc_counter tor p0 empty_ns)
 	tb_window 0 $WINDOW
 	stall=$(tb_calc "($(tb_qdisc_counter tor p0 stall_ns) - $stall0) / 1e9 / ($TB_T1 - $TB_T0)")
 	idle=$(tb_calc "($(tb_qdisc_counter tor p0 idle_ns) - $idle0) / 1e9 / ($TB_T1 - $TB_T0)")
+	empty=$(tb_calc "($(tb_qdisc_counter tor p0 empty_ns) - $empty0) / 1e9 / ($TB_T1 - $TB_T0)")
 	TB_RESULT=shaping-$rate tb_results
 	flow_stop
 	# The host took more than a third of the tolerance from the shaper,
@@ -78,7 +83,7 @@ measure_third() {
 	expect=$(tb_calc "$rate * $MSS / $FRAME")
 	wire_err=$(tb_calc "$wire / $rate - 1")
 	good_err=$(tb_calc "$TB_TOTAL / $expect - 1")
-	tb_log "rate $rate Mbit/s: wire $wire Mbit/s ($wire_err), goodput $TB_TOTAL of $expect Mbit/s ($good_err), VM idle $TB_IDLE_P50; of the link time, stalled $stall, idle $idle"
+	tb_log "rate $rate Mbit/s: wire $wire Mbit/s ($wire_err), goodput $TB_TOTAL of $expect Mbit/s ($good_err), VM idle $TB_IDLE_P50; of the link time, stalled $stall, idle $idle; port empty $empty"
 	[ "$(tb_calc "${wire_err#-} <= $TOL && ${good_err#-} <= $TOL")" = 1 ]
 }
 
@@ -92,12 +97,21 @@ for third in 1 2 3; do
 		--argjson g "$TB_TOTAL" --argjson e "$expect" --argjson we "$wire_err" \
 		--argjson ge "$good_err" --argjson win "$(tb_calc "$TB_T1 - $TB_T0")" \
 		--argjson b "$burst" --argjson cpu "$TB_IDLE_P50" --argjson st "$stall" --argjson pi "$idle" \
+		--argjson em "$empty" \
 		'. + [{rate_mbps: $r, burst_bytes: $b, window_s: $win, wire_mbps: $w, wire_error: $we,
 		       goodput_mbps: $g, goodput_expected_mbps: $e, goodput_error: $ge,
-		       cpu_idle_p50: $cpu, stalled_fraction: $st, idle_fraction: $pi}]')
+		       cpu_idle_p50: $cpu, stalled_fraction: $st, idle_fraction: $pi,
+		       empty_fraction: $em}]')
 	tb_check "wire_error_${rate}mbit" "${wire_err#-}" "<=" $TOL
 	tb_check "goodput_error_${rate}mbit" "${good_err#-}" "<=" $TOL
+	tb_check "empty_fraction_${rate}mbit" "$empty" "<=" 0.1
 done
+read -r t0 _ < /proc/uptime
+empty0=$(tb_qdisc_counter tor p0 empty_ns)
+sleep 4
+read -r t1 _ < /proc/uptime
+tb_check idle_port_empty_fraction \
+	"$(tb_calc "($(tb_qdisc_counter tor p0 empty_ns) - $empty0) / 1e9 / ($t1 - $t0)")" ">=" 0.8
 echo "$json" | jq '{mtu: '"$TB_MTU"', host_mbps: '"$TB_HOST_MBPS"', rates: .}' > "$OUT_DIR/results.json"
 tb_exec tor $TC -s qdisc show dev p0 > "$OUT_DIR/qdisc.txt"
 tb_exec tor $TC -s -j qdisc show dev p0 > "$OUT_DIR/qdisc.json"

@@ -253,6 +253,7 @@ static int phantom_print_xstats(struct qdisc_util *qu, FILE *f,
 		     st.tail_drops);
 	print_lluint(PRINT_ANY, "stall_ns", " stall-ns %llu", st.stall_ns);
 	print_lluint(PRINT_ANY, "idle_ns", " idle-ns %llu", st.idle_ns);
+	print_lluint(PRINT_ANY, "empty_ns", " empty-ns %llu", st.empty_ns);
 	print_nl();
 	print_size(PRINT_ANY, "max_backlog", "  max-backlog %s",
 		   st.max_backlog);

@@ -629,4 +629,37 @@ TEST(phantom_bucket, ResizeAndReset)
 	EXPECT_EQ(b.depth, 2000);
 }
 
+// The time the port held nothing: from the last departure to the next
+// arrival, and up to a reading while it still holds nothing.
+TEST(phantom_empty, CountsFromLastDepartureToNextArrival)
+{
+	phantom_empty e{};
+
+	phantom_empty_begin(&e, 1000);		// created empty at 1000
+	EXPECT_EQ(phantom_empty_ns(&e, 1500), 500u);
+	phantom_empty_end(&e, 4000);		// the first packet
+	EXPECT_EQ(e.ns, 3000u);
+	phantom_empty_end(&e, 4100);		// a second: still busy
+	EXPECT_EQ(phantom_empty_ns(&e, 9000), 3000u);
+	phantom_empty_begin(&e, 9000);		// the last one left
+	phantom_empty_begin(&e, 9500);		// a reset: empty since 9000
+	EXPECT_EQ(phantom_empty_ns(&e, 10000), 4000u);
+	phantom_empty_end(&e, 12000);
+	EXPECT_EQ(phantom_empty_ns(&e, 20000), 6000u);
+	// Half of [1000, 13000] was empty, 6000 ns: the median backlog is 0.
+}
+
+// A clock read on another CPU may lag the departure it follows: no time
+// is counted backwards, nor does the counter wrap.
+TEST(phantom_empty, TimeGoingBackwardsCountsNothing)
+{
+	phantom_empty e{};
+
+	phantom_empty_begin(&e, 5000);
+	EXPECT_EQ(phantom_empty_ns(&e, 4000), 0u);
+	phantom_empty_end(&e, 4990);
+	EXPECT_EQ(e.ns, 0u);
+	EXPECT_FALSE(e.empty);
+}
+
 } // namespace

@@ -194,6 +194,7 @@ json phantom_json(const uno::QdiscInfo &q)
 				{ "tail_drops", x.tail_drops },
 				{ "stall_ns", x.stall_ns },
 				{ "idle_ns", x.idle_ns },
+				{ "empty_ns", x.empty_ns },
 				{ "max_backlog", x.max_backlog },
 				{ "phantom_backlog", x.phantom_backlog },
 				{ "phantom_max_backlog", x.phantom_max_backlog },
