@@ -155,6 +155,7 @@ ev_end() {
 	_w0=${EV_W0:-$EV_T0} _w1=${EV_W1:-$EV_T1}
 	_p50=$(tb_backlog_pct "$EV_QLOG" 50 "$_w0" "$_w1")
 	_p99=$(tb_backlog_pct "$EV_QLOG" 99 "$_w0" "$_w1")
+	_empty=$(tb_empty_fraction "$EV_QLOG" "$_w0" "$_w1")
 	_m=$(awk '{ printf "%s\"%s\":%s", (NR > 1 ? "," : ""), $1, $2 }' "$TB_RUN/metrics")
 	[ -s "$TB_RUN/flows.json" ] || echo '[]' > "$TB_RUN/flows.json"
 	[ -s "$TB_RUN/rates.json" ] || echo '[]' > "$TB_RUN/rates.json"
@@ -164,7 +165,7 @@ ev_end() {
 		[(($t - $t0) * 1000 | round) / 1000, .backlog, (.phantom_backlog // 0)]' \
 		"$EV_QLOG" | jq -s . > "$TB_RUN/queue.json"
 	echo "$_q" | jq --arg v "$EV_LABEL" --argjson m "{$_m}" \
-		--argjson p50 "$_p50" --argjson p99 "$_p99" \
+		--argjson p50 "$_p50" --argjson p99 "$_p99" --argjson empty "$_empty" \
 		--argjson t0 "$EV_T0" --argjson t1 "$EV_T1" \
 		--arg cci "$(ev_cc "$EV_VARIANT" intra)" --arg cce "$(ev_cc "$EV_VARIANT" inter)" \
 		--slurpfile flows "$TB_RUN/flows.json" --slurpfile rates "$TB_RUN/rates.json" \
@@ -172,6 +173,7 @@ ev_end() {
 		(.[] | select(.root == true)) as $r |
 		{ variant: $v, cc: { intra: $cci, inter: $cce }, t0: $t0, t1: $t1,
 		  metrics: ($m + { backlog_p50_bytes: $p50, backlog_p99_bytes: $p99,
+			backlog_empty_fraction: $empty,
 			drops: $r.drops, marks: (($r.ce_marks // 0) + ($r.phantom_marks // 0)),
 			phantom_marks: ($r.phantom_marks // 0),
 			trims: ($r.trimmed // 0), sent_bytes: $r.bytes,

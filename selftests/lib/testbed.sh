@@ -412,6 +412,21 @@ tb_backlog_pct() {
 			      i = int((NR - 1) * p / 100 + 0.5) + 1; print v[i] }'
 }
 
+# tb_empty_fraction FILE [T0 T1]: the share of the time between the first
+# and the last sample in FILE taken between T0 and T1 in which the root
+# phantom qdisc held no packet, from its empty_ns counter (exact, where
+# tb_backlog_pct samples: the backlog's median is 0 iff this is >= 0.5);
+# null for a qdisc without the counter or fewer than two samples.
+tb_empty_fraction() {
+	jq -s --argjson t0 "${2:-0}" --argjson t1 "${3:-1e12}" '
+		[.[] | select(.t >= $t0 and .t <= $t1) | .t as $t |
+		 .q[] | select(.root == true and .empty_ns != null) |
+		 { t: $t, e: .empty_ns }] |
+		if length < 2 or .[-1].t <= .[0].t then null
+		else ((.[-1].e - .[0].e) / 1e9 / (.[-1].t - .[0].t) * 1000 | round) / 1000
+		end' "$1"
+}
+
 # tb_qdisc_counter NS DEV FIELD: a root qdisc counter (drops, bytes, …)
 # now; summed over the child qdiscs for "marked" (RED's ECN marks, or the
 # phantom qdisc's ce_marks + phantom_marks). The phantom qdisc's own
