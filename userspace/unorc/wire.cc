@@ -27,33 +27,48 @@ uint8_t ver_type(Type t)
 	return static_cast<uint8_t>(kVersion << 4 | static_cast<uint8_t>(t));
 }
 
-// Checks in layout order; the caller has checked ver_type and that the
-// header is there.
-WireError check_packet(const PacketHeader &h, size_t payload_room, uint32_t reserved,
-		       const WireLimits &lim)
+// Whether the message's blocks fit in block ids 0..0xfffffffe around h's.
+bool block_id_fits(uint32_t block_id, bool last, uint64_t blocks)
+{
+	if (block_id == kNoBlock)
+		return false;
+	// The last block follows the others: a lone block is the last.
+	if (last)
+		return block_id >= blocks - 1;
+	return blocks >= 2 && block_id < kNoBlock - 1;
+}
+
+// Checks msg_len first, as the block's shape depends on it, then the rest
+// in layout order; the caller has checked ver_type and that the header is
+// there.
+WireError check_packet(const PacketHeader &h, size_t payload_room, const WireLimits &lim)
 {
 	const uint64_t n = static_cast<uint64_t>(lim.x) + lim.y;
 	const bool parity_idx = h.block_idx >= lim.x;
+	const bool last = h.flags & kFlagLastBlock;
 
 	if (h.flags & ~kPacketFlags)
 		return WireError::BadFlags;
-	if (h.block_id == kNoBlock)
+	if (h.msg_len == 0)
+		return WireError::BadMsgLen;
+	if (!block_id_fits(h.block_id, last, msg_layout(h.msg_len, lim).blocks))
 		return WireError::BadBlockId;
 	if (h.block_idx >= n)
 		return WireError::BadBlockIdx;
 	if (parity_idx != (h.type == Type::Parity))
 		return WireError::IdxTypeMismatch;
+	const BlockShape s = block_shape(last, h.msg_len, lim);
+	if (!parity_idx && h.block_idx >= s.d)
+		return WireError::BadBlockIdx;
 	if (h.psn != h.block_id * n + h.block_idx)
 		return WireError::BadPsn;
-	if (h.type == Type::Parity ? h.payload_len != lim.len
-				   : h.payload_len == 0 || h.payload_len > lim.len)
+	const size_t want = parity_idx || h.block_idx < s.d - 1 ? lim.len : s.last_len;
+	if (h.payload_len != want)
 		return WireError::BadPayloadLen;
 	if (h.payload_len > payload_room)
 		return WireError::PayloadTruncated;
 	if (h.payload_len < payload_room)
 		return WireError::TrailingBytes;
-	if (reserved)
-		return WireError::BadReserved;
 	return WireError::Ok;
 }
 
@@ -72,7 +87,8 @@ WireError parse_packet(const uint8_t *p, size_t len, const WireLimits &lim, Mess
 	h.payload_len = get_be<uint16_t>(p + 22);
 	h.tx_ts_ns = get_be<uint64_t>(p + 24);
 	h.msg_id = get_be<uint32_t>(p + 32);
-	const WireError e = check_packet(h, len - kPacketHeaderSize, get_be<uint32_t>(p + 36), lim);
+	h.msg_len = get_be<uint32_t>(p + 36);
+	const WireError e = check_packet(h, len - kPacketHeaderSize, lim);
 	if (e == WireError::Ok)
 		*out = h;
 	return e;
@@ -124,6 +140,25 @@ WireError parse_nack(const uint8_t *p, size_t len, Message *out)
 
 } // namespace
 
+MsgLayout msg_layout(uint32_t msg_len, const WireLimits &lim)
+{
+	const uint64_t x = lim.x;
+	const uint64_t packets = (msg_len + lim.len - 1) / lim.len;
+	const uint64_t blocks = (packets + x - 1) / x;
+	return { .packets = packets,
+		 .blocks = blocks,
+		 .last_d = static_cast<int>(packets - (blocks - 1) * x),
+		 .last_len = msg_len - (packets - 1) * lim.len };
+}
+
+BlockShape block_shape(bool last_block, uint32_t msg_len, const WireLimits &lim)
+{
+	if (!last_block)
+		return { lim.x, lim.len };
+	const MsgLayout m = msg_layout(msg_len, lim);
+	return { m.last_d, m.last_len };
+}
+
 const char *wire_error_name(WireError e)
 {
 	switch (e) {
@@ -137,6 +172,8 @@ const char *wire_error_name(WireError e)
 		return "bad_type";
 	case WireError::BadFlags:
 		return "bad_flags";
+	case WireError::BadMsgLen:
+		return "bad_msg_len";
 	case WireError::BadBlockId:
 		return "bad_block_id";
 	case WireError::BadBlockIdx:
@@ -172,7 +209,8 @@ PacketHeaderBytes serialize(const PacketHeader &h)
 	put_be(&b[22], h.payload_len);
 	put_be(&b[24], h.tx_ts_ns);
 	put_be(&b[32], h.msg_id);
-	return b; // reserved stays 0
+	put_be(&b[36], h.msg_len);
+	return b;
 }
 
 AckBytes serialize(const Ack &a)

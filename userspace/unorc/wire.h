@@ -12,12 +12,20 @@
 //   2  u16 subflow
 //   4  u32 flow_id
 //   8  u64 psn        block_id * n + block_idx
-//  16  u32 block_id   not 0xffffffff
-//  20  u16 block_idx  DATA 0..x-1, PARITY x..n-1
-//  22  u16 payload_len  DATA 1..len, PARITY len (the code's payload length)
+//  16  u32 block_id   the flow's block number, not 0xffffffff
+//  20  u16 block_idx  DATA 0..d-1, PARITY x..n-1
+//  22  u16 payload_len  DATA len, or what is left for the message's last
+//                       data packet; PARITY len (the code's payload length)
 //  24  u64 tx_ts_ns
 //  32  u32 msg_id
-//  36  u32 reserved   0
+//  36  u32 msg_len    the message's length in bytes, 1.. [D]
+//
+// Block ids and psns count per flow, so that ACK and NACK need no msg_id.
+// msg_len (our departure from spec 6.4's reserved field) tells, with the
+// code and LAST_BLOCK, every packet's block shape: a block without
+// LAST_BLOCK has x data packets of len bytes; the message's last block has
+// d = msg_layout().last_d, its last data packet last_len bytes. So a
+// receiver that lost every data packet of a short block still decodes it.
 //
 // ACK, 40 bytes, one per DATA or PARITY packet received:
 //
@@ -77,6 +85,7 @@ struct PacketHeader {
 	uint16_t payload_len = 0;
 	uint64_t tx_ts_ns = 0;
 	uint32_t msg_id = 0;
+	uint32_t msg_len = 0;
 
 	bool operator==(const PacketHeader &) const = default;
 };
@@ -112,6 +121,24 @@ struct WireLimits {
 	size_t len;
 };
 
+// How a message of msg_len >= 1 bytes is cut (spec 6.1): data packets of
+// len bytes but the last, x of them per block but in the last block.
+struct MsgLayout {
+	uint64_t packets; // data packets, ceil(msg_len / len)
+	uint64_t blocks;  // ceil(packets / x)
+	int last_d;       // data packets of the last block, 1..x
+	size_t last_len;  // payload bytes of the last data packet, 1..len
+};
+MsgLayout msg_layout(uint32_t msg_len, const WireLimits &lim);
+
+// A block's d data packets; the last of them has last_len payload bytes,
+// the others lim.len.
+struct BlockShape {
+	int d;
+	size_t last_len;
+};
+BlockShape block_shape(bool last_block, uint32_t msg_len, const WireLimits &lim);
+
 // Why parse() dropped a datagram: one counter each for a receiver.
 enum class WireError : uint8_t {
 	Ok = 0,
@@ -119,14 +146,15 @@ enum class WireError : uint8_t {
 	BadVersion,       // version nibble not kVersion
 	BadType,          // type nibble not 0..3
 	BadFlags,         // a flag bit the type does not define
-	BadBlockId,       // block_id 0xffffffff
-	BadBlockIdx,      // block_idx >= n
+	BadMsgLen,        // msg_len 0
+	BadBlockId,       // 0xffffffff, or no room for the message's blocks
+	BadBlockIdx,      // block_idx >= n, or DATA at a never-sent d..x-1
 	IdxTypeMismatch,  // DATA at a parity index or PARITY at a data index
 	BadPsn,           // psn != block_id * n + block_idx
-	BadPayloadLen,    // DATA 0 or > len, PARITY != len
+	BadPayloadLen,    // not the length msg_len and block_idx give
 	PayloadTruncated, // payload_len > the bytes after the header
 	TrailingBytes,    // bytes after the payload or the ACK / NACK body
-	BadReserved,      // a reserved field not 0
+	BadReserved,      // NACK's reserved field not 0
 	NackDoneBlock,    // NACK for a block <= highest_completed_block
 };
 inline constexpr size_t kWireErrorCount = static_cast<size_t>(WireError::NackDoneBlock) + 1;

@@ -36,9 +36,11 @@ int main(int argc, char **argv)
 	std::filesystem::create_directories(dir);
 
 	const uint64_t n = kFuzzLimits.x + kFuzzLimits.y;
-	const PacketHeader data{ .type = Type::Data, .flags = kFlagRetx, .subflow = 3, .flow_id = 7,
-			   .psn = 5 * n + 1, .block_id = 5, .block_idx = 1, .payload_len = 10,
-			   .tx_ts_ns = 123456789, .msg_id = 42 };
+	// Blocks 0..5 of 64-byte packets, the last with 2 data packets, the
+	// second of 10 bytes: 41 * 64 + 10 bytes.
+	const PacketHeader data{ .type = Type::Data, .flags = kFlagRetx | kFlagLastBlock, .subflow = 3,
+			   .flow_id = 7, .psn = 5 * n + 1, .block_id = 5, .block_idx = 1,
+			   .payload_len = 10, .tx_ts_ns = 123456789, .msg_id = 42, .msg_len = 2634 };
 	PacketHeader parity = data;
 	parity.type = Type::Parity;
 	parity.flags = kFlagLastBlock;

@@ -41,7 +41,8 @@ template <typename M> void expect_round_trip(const Bytes &b, const M &want)
 	EXPECT_EQ(std::get<M>(got), want);
 }
 
-// DATA, block 5 of (8, 2), index 3: psn 53.
+// DATA, block 5 of (8, 2), index 3: psn 53. The last packet of a message of
+// 6 blocks (0..5) whose last block has 4 data packets: 43 * 100 + 4 bytes.
 const PacketHeader kData = { .type = Type::Data,
 			     .flags = kFlagRetx | kFlagLastBlock,
 			     .subflow = 0x0102,
@@ -51,14 +52,15 @@ const PacketHeader kData = { .type = Type::Data,
 			     .block_idx = 3,
 			     .payload_len = 4,
 			     .tx_ts_ns = 0x1122334455667788,
-			     .msg_id = 0xdeadbeef };
+			     .msg_id = 0xdeadbeef,
+			     .msg_len = 4304 };
 
 const Bytes kDataBytes = {
 	0x10, 0x03, 0x01, 0x02, 0x0a, 0x0b, 0x0c, 0x0d, // ver_type flags subflow flow_id
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x35, // psn
 	0x00, 0x00, 0x00, 0x05, 0x00, 0x03, 0x00, 0x04, // block_id block_idx payload_len
 	0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, // tx_ts_ns
-	0xde, 0xad, 0xbe, 0xef, 0x00, 0x00, 0x00, 0x00, // msg_id reserved
+	0xde, 0xad, 0xbe, 0xef, 0x00, 0x00, 0x10, 0xd0, // msg_id msg_len
 	'a',  'b',  'c',  'd',                          // payload
 };
 
@@ -81,16 +83,31 @@ TEST(Wire, ParityBytes)
 				 .block_idx = 9,
 				 .payload_len = 100,
 				 .tx_ts_ns = 1,
-				 .msg_id = 2 };
+				 .msg_id = 2,
+				 .msg_len = 0x10000 };
 	const Bytes head = {
 		0x11, 0x00, 0x00, 0x09, 0x00, 0x00, 0x00, 0x01, //
 		0x00, 0x00, 0x00, 0x00, 0x0a, 0x14, 0x1e, 0x31, //
 		0x01, 0x02, 0x03, 0x04, 0x00, 0x09, 0x00, 0x64, //
 		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, //
-		0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, //
+		0x00, 0x00, 0x00, 0x02, 0x00, 0x01, 0x00, 0x00, //
 	};
 	EXPECT_EQ(concat(serialize(h)), head);
 	expect_round_trip(concat(head, Bytes(100, 0x5a)), h);
+}
+
+// The edges parse() accepts: the highest block id a non-last block can
+// take, and a message of one byte.
+TEST(Wire, PacketEdges)
+{
+	PacketHeader h = { .block_id = kNoBlock - 2, .payload_len = 100, .msg_len = 0x10000 };
+	h.psn = h.block_id * 10ull;
+	expect_round_trip(concat(serialize(h), Bytes(100, 1)), h);
+	h = { .flags = kFlagLastBlock, .payload_len = 1, .msg_len = 1 };
+	expect_round_trip(concat(serialize(h), Bytes(1, 1)), h);
+	h = { .type = Type::Parity, .flags = kFlagLastBlock, .psn = 9, .block_idx = 9,
+	      .payload_len = 100, .msg_len = 1 };
+	expect_round_trip(concat(serialize(h), Bytes(100, 1)), h);
 }
 
 TEST(Wire, AckBytes)
@@ -180,7 +197,28 @@ TEST(Wire, MalformedDatagrams)
 		{ "data flag bit7", poke(kDataBytes, 1, 0x80), WireError::BadFlags },
 		{ "ack flag bit1", poke(ack, 1, 0x03), WireError::BadFlags },
 		{ "nack flag bit0", poke(nack, 1, 0x01), WireError::BadFlags },
+		{ "msg_len 0", data([](PacketHeader &h) { h.msg_len = 0; }), WireError::BadMsgLen },
 		{ "block_id none", data([](PacketHeader &h) { h.block_id = kNoBlock; }),
+		  WireError::BadBlockId },
+		{ "last block 4 of a 6-block message",
+		  data([](PacketHeader &h) {
+			  h.block_id = 4;
+			  h.psn = 43;
+		  }),
+		  WireError::BadBlockId },
+		{ "lone block without LAST_BLOCK",
+		  data([](PacketHeader &h) {
+			  h.flags = 0;
+			  h.msg_len = 4;
+		  }),
+		  WireError::BadBlockId },
+		{ "no room for the last block",
+		  data([](PacketHeader &h) {
+			  h.flags = 0;
+			  h.block_id = kNoBlock - 1;
+			  h.psn = h.block_id * 10ull + 3;
+			  h.payload_len = 100;
+		  }),
 		  WireError::BadBlockId },
 		{ "block_idx n", data([](PacketHeader &h) { h.block_idx = 10; }), WireError::BadBlockIdx },
 		{ "block_idx max", data([](PacketHeader &h) { h.block_idx = 0xffff; }),
@@ -192,23 +230,37 @@ TEST(Wire, MalformedDatagrams)
 		  }),
 		  WireError::IdxTypeMismatch },
 		{ "parity at data idx", parity(7, 100), WireError::IdxTypeMismatch },
+		{ "data at never-sent idx",
+		  data([](PacketHeader &h) {
+			  h.block_idx = 4;
+			  h.psn = 54;
+		  }),
+		  WireError::BadBlockIdx },
 		{ "psn + 1", data([](PacketHeader &h) { h.psn++; }), WireError::BadPsn },
 		{ "psn of block + 1", data([](PacketHeader &h) { h.psn += 10; }), WireError::BadPsn },
 		{ "data payload_len 0", data([](PacketHeader &h) { h.payload_len = 0; }),
 		  WireError::BadPayloadLen },
 		{ "data payload_len len + 1", data([](PacketHeader &h) { h.payload_len = 101; }),
 		  WireError::BadPayloadLen },
+		{ "last data payload_len len", data([](PacketHeader &h) { h.payload_len = 100; }),
+		  WireError::BadPayloadLen },
+		{ "last data msg_len - 1", data([](PacketHeader &h) { h.msg_len--; }),
+		  WireError::BadPayloadLen },
+		{ "short data not last in its block",
+		  data([](PacketHeader &h) {
+			  h.block_idx = 2;
+			  h.psn = 52;
+		  }),
+		  WireError::BadPayloadLen },
+		{ "short data in a full block", data([](PacketHeader &h) { h.flags = kFlagRetx; }),
+		  WireError::BadPayloadLen },
 		{ "parity payload_len len - 1", parity(8, 99), WireError::BadPayloadLen },
 		{ "parity payload_len len + 1", parity(9, 101), WireError::BadPayloadLen },
-		{ "payload_len > datagram", data([](PacketHeader &h) { h.payload_len = 100; }, 99),
-		  WireError::PayloadTruncated },
+		{ "payload_len > datagram", data([](PacketHeader &) {}, 3), WireError::PayloadTruncated },
 		{ "header only", data([](PacketHeader &) {}, 0), WireError::PayloadTruncated },
-		{ "payload_len < datagram", data([](PacketHeader &h) { h.payload_len = 99; }, 100),
-		  WireError::TrailingBytes },
+		{ "payload_len < datagram", data([](PacketHeader &) {}, 5), WireError::TrailingBytes },
 		{ "ack + 1 byte", concat(ack, { 0 }), WireError::TrailingBytes },
 		{ "nack + 1 byte", concat(nack, { 0 }), WireError::TrailingBytes },
-		{ "reserved byte 36", poke(kDataBytes, 36, 0x80), WireError::BadReserved },
-		{ "reserved byte 39", poke(kDataBytes, 39, 0x01), WireError::BadReserved },
 		{ "nack reserved byte 2", poke(nack, 2, 0x01), WireError::BadReserved },
 		{ "nack reserved byte 3", poke(nack, 3, 0x80), WireError::BadReserved },
 		{ "nack block none", concat(serialize(Nack{ .block_id = kNoBlock })),
@@ -226,6 +278,29 @@ TEST(Wire, MalformedDatagrams)
 			<< c.what << ": " << wire_error_name(parse(c.dgram, &out));
 		EXPECT_EQ(std::get<PacketHeader>(out), sentinel) << c.what << ": output written";
 	}
+}
+
+// Where the edges of msg_layout() fall.
+TEST(Wire, MsgLayout)
+{
+	const auto layout = [](uint32_t msg_len, WireLimits lim) {
+		const MsgLayout m = msg_layout(msg_len, lim);
+		return std::vector<uint64_t>{ m.packets, m.blocks, static_cast<uint64_t>(m.last_d),
+					      m.last_len };
+	};
+	using V = std::vector<uint64_t>;
+	EXPECT_EQ(layout(100000, { 8, 2, 1000 }), (V{ 100, 13, 4, 1000 }));
+	EXPECT_EQ(layout(1, { 8, 2, 1000 }), (V{ 1, 1, 1, 1 }));
+	EXPECT_EQ(layout(8000, { 8, 2, 1000 }), (V{ 8, 1, 8, 1000 }));
+	EXPECT_EQ(layout(8001, { 8, 2, 1000 }), (V{ 9, 2, 1, 1 }));
+	EXPECT_EQ(layout(4304, kLimits), (V{ 44, 6, 4, 4 }));
+	// 65535 * 65537 = 2^32 - 1.
+	EXPECT_EQ(layout(0xffffffff, { 8, 2, 65535 }), (V{ 65537, 8193, 1, 65535 }));
+	EXPECT_EQ(layout(0xffffffff, { 1, 0, 1 }), (V{ 0xffffffff, 0xffffffff, 1, 1 }));
+	EXPECT_EQ(block_shape(false, 4304, kLimits).d, 8);
+	EXPECT_EQ(block_shape(false, 4304, kLimits).last_len, 100u);
+	EXPECT_EQ(block_shape(true, 4304, kLimits).d, 4);
+	EXPECT_EQ(block_shape(true, 4304, kLimits).last_len, 4u);
 }
 
 TEST(Wire, ErrorNames)

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "sender.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace unorc {
+
+namespace {
+
+// A sub-flow is a u16 on the wire.
+constexpr int kMaxSubflows = 65536;
+
+BlockCoder make_coder(const SenderConfig &cfg)
+{
+	if (cfg.rto_ns == 0)
+		throw std::invalid_argument("unorc: sender: rto_ns 0");
+	if (cfg.subflows < 1 || cfg.subflows > kMaxSubflows)
+		throw std::invalid_argument("unorc: sender: " + std::to_string(cfg.subflows) +
+					    " sub-flows: need 1.." + std::to_string(kMaxSubflows));
+	return BlockCoder(cfg.code.len, cfg.code.x, cfg.code.y);
+}
+
+} // namespace
+
+Sender::Sender(const SenderConfig &cfg)
+	: cfg_(cfg), coder_(make_coder(cfg)), last_ack_(static_cast<size_t>(cfg.subflows))
+{
+}
+
+void Sender::check_flow(uint32_t flow_id) const
+{
+	if (flow_id != cfg_.flow_id)
+		throw std::invalid_argument("unorc: sender of flow " + std::to_string(cfg_.flow_id) +
+					    " given flow " + std::to_string(flow_id));
+}
+
+void Sender::send_message(uint32_t msg_id, std::span<const uint8_t> bytes)
+{
+	if (bytes.empty() || bytes.size() > UINT32_MAX)
+		throw std::invalid_argument("unorc: message of " + std::to_string(bytes.size()) +
+					    " bytes: need 1.." + std::to_string(UINT32_MAX));
+	// The receiver tells messages apart by msg_id while it holds them.
+	const auto same_id = [&](const auto &m) { return m.second.msg_id == msg_id; };
+	if (std::any_of(msgs_.begin(), msgs_.end(), same_id))
+		throw std::invalid_argument("unorc: message " + std::to_string(msg_id) +
+					    " is still in flight");
+	const uint32_t msg_len = static_cast<uint32_t>(bytes.size());
+	const MsgLayout m = msg_layout(msg_len, cfg_.code);
+	if (m.blocks > kNoBlock - next_block_)
+		throw std::length_error("unorc: flow " + std::to_string(cfg_.flow_id) +
+					" out of block ids");
+	const uint32_t first = static_cast<uint32_t>(next_block_);
+	const size_t block_bytes = coder_.len() * coder_.data();
+	msgs_[first] = { msg_id, m.blocks };
+	for (uint64_t k = 0; k < m.blocks; k++)
+		add_block(first, msg_id, msg_len, k == m.blocks - 1, bytes.subspan(k * block_bytes));
+}
+
+// Codes a block of data (the message from the block on) and queues its
+// d data and y parity packets, in block_idx order.
+void Sender::add_block(uint32_t first, uint32_t msg_id, uint32_t msg_len, bool last,
+		       std::span<const uint8_t> data)
+{
+	const uint32_t id = static_cast<uint32_t>(next_block_++);
+	const size_t n = coder_.packets(), len = coder_.len();
+	const BlockShape s = block_shape(last, msg_len, cfg_.code);
+	Block b = { .msg_first = first, .d = s.d, .pkts = std::vector<Packet>(n) };
+	std::vector<const uint8_t *> dp;
+	std::vector<uint8_t *> pp;
+	for (size_t i = 0; i < n; i++) {
+		if (!sent_idx(b, i))
+			continue;
+		Packet &p = b.pkts[i];
+		const bool parity = i >= static_cast<size_t>(coder_.data());
+		const size_t plen = parity || i + 1 < static_cast<size_t>(s.d) ? len : s.last_len;
+		p.payload.resize(len);
+		p.h = { .type = parity ? Type::Parity : Type::Data,
+			.flags = last ? kFlagLastBlock : uint8_t{ 0 },
+			.flow_id = cfg_.flow_id,
+			.psn = uint64_t{ id } * n + i,
+			.block_id = id,
+			.block_idx = static_cast<uint16_t>(i),
+			.payload_len = static_cast<uint16_t>(plen),
+			.msg_id = msg_id,
+			.msg_len = msg_len };
+		if (parity) {
+			pp.push_back(p.payload.data());
+		} else {
+			std::copy_n(&data[i * len], plen, p.payload.data());
+			dp.push_back(p.payload.data());
+		}
+		fresh_.push_back({ id, static_cast<uint16_t>(i) });
+	}
+	coder_.encode(dp, pp);
+	blocks_.emplace(id, std::move(b));
+}
+
+bool Sender::sent_idx(const Block &b, uint64_t idx) const
+{
+	const uint64_t x = coder_.data(), n = coder_.packets();
+	return idx < static_cast<uint64_t>(b.d) || (idx >= x && idx < n);
+}
+
+std::optional<Outgoing> Sender::next(uint64_t now_ns)
+{
+	for (auto *q : { &retx_, &fresh_ }) {
+		while (!q->empty()) {
+			const Ref r = q->front();
+			q->pop_front();
+			const auto it = blocks_.find(r.block_id);
+			if (it == blocks_.end())
+				continue; // completed while queued
+			Packet &p = it->second.pkts[r.block_idx];
+			p.queued = false;
+			if (!p.acked)
+				return transmit(p, now_ns);
+		}
+	}
+	return std::nullopt;
+}
+
+Outgoing Sender::transmit(Packet &p, uint64_t now_ns)
+{
+	if (p.sent) {
+		p.h.flags |= kFlagRetx;
+		counters_.retransmits++;
+	}
+	p.sent = true;
+	p.rto_deadline = now_ns + cfg_.rto_ns;
+	p.h.tx_ts_ns = now_ns;
+	p.h.subflow = static_cast<uint16_t>(next_subflow_);
+	next_subflow_ = (next_subflow_ + 1) % cfg_.subflows;
+	return { p.h, std::span<const uint8_t>(p.payload).first(p.h.payload_len) };
+}
+
+void Sender::queue_retx(uint32_t block_id, uint16_t idx, Packet &p)
+{
+	p.queued = true;
+	retx_.push_back({ block_id, idx });
+}
+
+AckInfo Sender::on_ack(const Ack &a, uint64_t now_ns)
+{
+	check_flow(a.flow_id);
+	const uint64_t n = coder_.packets();
+	const uint64_t block_id = a.acked_psn / n, idx = a.acked_psn % n;
+	const auto it = block_id < kNoBlock ? blocks_.find(static_cast<uint32_t>(block_id))
+					    : blocks_.end();
+	// A packet of a complete block is known sent; others must be.
+	const bool known = it == blocks_.end()
+				   ? block_id < next_block_
+				   : sent_idx(it->second, idx) && it->second.pkts[idx].sent;
+	if (!known || a.subflow >= cfg_.subflows) {
+		counters_.bad_acks++;
+		return {};
+	}
+	AckInfo info = { .ecn_ce = (a.flags & kFlagEcnCeEcho) != 0 };
+	if (a.echo_tx_ts_ns <= now_ns)
+		info.rtt_ns = now_ns - a.echo_tx_ts_ns;
+	last_ack_[a.subflow] = now_ns;
+	if (it != blocks_.end() && !it->second.pkts[idx].acked) {
+		it->second.pkts[idx].acked = true;
+		info.acked_bytes = it->second.pkts[idx].h.payload_len;
+		// The receiver ACKs only packets it holds, so it holds d of the
+		// block's and has decoded it: a decodable block is never resent
+		// (spec 6.3).
+		if (++it->second.acked == it->second.d)
+			complete(it);
+	}
+	if (a.completed_block != kNoBlock) {
+		const auto done = blocks_.find(a.completed_block);
+		if (done != blocks_.end())
+			complete(done);
+	}
+	complete_through(a.highest_completed_block);
+	return info;
+}
+
+int Sender::on_nack(const Nack &n)
+{
+	check_flow(n.flow_id);
+	complete_through(n.highest_completed_block);
+	const auto it = blocks_.find(n.block_id);
+	if (it == blocks_.end())
+		return 0; // complete
+	int queued = 0;
+	for (size_t i = 0; i < it->second.pkts.size(); i++) {
+		Packet &p = it->second.pkts[i];
+		if (!p.sent || p.acked || p.queued)
+			continue;
+		queue_retx(n.block_id, static_cast<uint16_t>(i), p);
+		queued++;
+	}
+	return queued;
+}
+
+int Sender::scan(uint64_t now_ns)
+{
+	int timed_out = 0;
+	for (auto &[id, b] : blocks_) {
+		for (size_t i = 0; i < b.pkts.size(); i++) {
+			Packet &p = b.pkts[i];
+			if (!p.sent || p.acked || p.queued || now_ns < p.rto_deadline)
+				continue;
+			timed_out++;
+			queue_retx(id, static_cast<uint16_t>(i), p);
+		}
+	}
+	counters_.timeouts += timed_out;
+	return timed_out;
+}
+
+void Sender::complete(BlockMap::iterator it)
+{
+	const auto m = msgs_.find(it->second.msg_first);
+	if (--m->second.incomplete == 0) {
+		completed_.push_back(m->second.msg_id);
+		msgs_.erase(m);
+	}
+	blocks_.erase(it);
+}
+
+void Sender::complete_through(uint32_t highest)
+{
+	while (highest != kNoBlock && !blocks_.empty() && blocks_.begin()->first <= highest)
+		complete(blocks_.begin());
+}
+
+std::vector<uint32_t> Sender::take_completed()
+{
+	return std::exchange(completed_, {});
+}
+
+} // namespace unorc

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// UnoRC's sender, one per flow (spec 6.3), on the caller's clock: every call
+// takes now_ns. send_message() cuts a message into blocks and codes their
+// parity; the transport pulls packets with next() as its window and pacing
+// allow, and feeds back ACKs, NACKs and a periodic scan() for RTOs.
+//
+// A block's packets are held until it is complete: d of them ACKed (the
+// receiver ACKs only packets it holds, so it has decoded the block), or
+// the receiver says so (completed_block, or highest_completed_block at or
+// above it). A complete block is never resent (spec 6.3).
+// Retransmissions go out before new packets. Every packet sent, new,
+// parity or resent, takes the next sub-flow in round robin (spec 5.1).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "coder.h"
+#include "wire.h"
+
+namespace unorc {
+
+struct SenderConfig {
+	uint32_t flow_id = 0;
+	WireLimits code = { BlockCoder::kDefaultData, BlockCoder::kDefaultParity, 0 };
+	uint64_t rto_ns = 0; // spec 6.3 and 9.24
+	int subflows = 0;    // S, spec 5.1: 1..65536
+};
+
+// A packet to send: its payload stays valid until the next call that
+// takes an ACK or NACK or sends a message.
+struct Outgoing {
+	PacketHeader header;
+	std::span<const uint8_t> payload;
+};
+
+// What an ACK tells the congestion control.
+struct AckInfo {
+	size_t acked_bytes = 0;         // payload newly ACKed; 0 for a duplicate
+	std::optional<uint64_t> rtt_ns = {}; // now - echo_tx_ts_ns, if not in the future
+	bool ecn_ce = false;
+
+	bool operator==(const AckInfo &) const = default;
+};
+
+struct SenderCounters {
+	uint64_t retransmits = 0;
+	uint64_t timeouts = 0;
+	uint64_t bad_acks = 0; // a packet never sent, or an unknown sub-flow: ignored
+};
+
+class Sender {
+public:
+	// Throws std::invalid_argument on a code BlockCoder refuses, rto_ns 0
+	// or subflows outside 1..65536.
+	explicit Sender(const SenderConfig &cfg);
+
+	// Queues a message of 1..2^32-1 bytes. Throws std::invalid_argument on
+	// another size or a msg_id not yet complete, std::length_error once
+	// the flow's block ids run out.
+	void send_message(uint32_t msg_id, std::span<const uint8_t> bytes);
+
+	// The next packet to send at now_ns, if any.
+	std::optional<Outgoing> next(uint64_t now_ns);
+
+	// a and n are this flow's, else std::invalid_argument.
+	AckInfo on_ack(const Ack &a, uint64_t now_ns);
+	// Queues the block's sent, unACKed packets not already queued for
+	// retransmission; returns how many.
+	int on_nack(const Nack &n);
+	// Times out the sent, unACKed packets not queued whose RTO has passed;
+	// returns how many.
+	int scan(uint64_t now_ns);
+
+	// The messages completed since the last call, in completion order.
+	std::vector<uint32_t> take_completed();
+
+	// When an ACK last came back on each sub-flow, 0 before any (spec 5.1).
+	std::span<const uint64_t> last_ack() const { return last_ack_; }
+	const SenderCounters &counters() const { return counters_; }
+	size_t blocks_held() const { return blocks_.size(); }
+
+private:
+	struct Packet {
+		PacketHeader h; // as last sent
+		std::vector<uint8_t> payload; // len bytes, zero-padded
+		uint64_t rto_deadline = 0;
+		bool sent = false;
+		bool acked = false;
+		bool queued = true;
+	};
+	struct Block {
+		uint32_t msg_first; // the message's key in msgs_
+		int d;
+		int acked = 0;
+		std::vector<Packet> pkts; // by block_idx; d..x-1 never sent
+	};
+	struct Msg {
+		uint32_t msg_id;
+		uint64_t incomplete; // blocks
+	};
+	struct Ref {
+		uint32_t block_id;
+		uint16_t block_idx;
+	};
+	using BlockMap = std::map<uint32_t, Block>;
+
+	void add_block(uint32_t first, uint32_t msg_id, uint32_t msg_len, bool last,
+		       std::span<const uint8_t> data);
+	bool sent_idx(const Block &b, uint64_t idx) const;
+	Outgoing transmit(Packet &p, uint64_t now_ns);
+	void queue_retx(uint32_t block_id, uint16_t idx, Packet &p);
+	void complete(BlockMap::iterator it);
+	void complete_through(uint32_t highest);
+	void check_flow(uint32_t flow_id) const;
+
+	SenderConfig cfg_;
+	BlockCoder coder_;
+	uint64_t next_block_ = 0; // the next message's first block id
+	int next_subflow_ = 0;
+	BlockMap blocks_;
+	std::map<uint32_t, Msg> msgs_; // by first block id
+	std::deque<Ref> retx_, fresh_;
+	std::vector<uint64_t> last_ack_;
+	std::vector<uint32_t> completed_;
+	SenderCounters counters_;
+};
+
+} // namespace unorc

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Sender: packetization, sub-flow round robin (spec U14), RTO, NACK and
+// completion, on a simulated clock.
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "sender.h"
+
+using namespace unorc;
+
+namespace {
+
+constexpr WireLimits kCode = { 8, 2, 16 };
+constexpr uint64_t kRto = 5000;
+
+struct Pkt {
+	PacketHeader h;
+	std::vector<uint8_t> payload;
+};
+
+SenderConfig config(WireLimits code = kCode, int subflows = 10)
+{
+	return { .flow_id = 7, .code = code, .rto_ns = kRto, .subflows = subflows };
+}
+
+std::vector<uint8_t> pattern(size_t len, uint8_t seed)
+{
+	std::vector<uint8_t> b(len);
+	for (size_t i = 0; i < len; i++)
+		b[i] = static_cast<uint8_t>(i * 131 + seed);
+	return b;
+}
+
+// Every packet next() gives, the k-th at now + k.
+std::vector<Pkt> drain(Sender &s, uint64_t now = 0)
+{
+	std::vector<Pkt> out;
+	while (auto o = s.next(now + out.size()))
+		out.push_back({ o->header, { o->payload.begin(), o->payload.end() } });
+	return out;
+}
+
+// The ACK a receiver sends for p.
+Ack ack_of(const PacketHeader &p, uint32_t completed = kNoBlock, uint32_t highest = kNoBlock)
+{
+	return { .subflow = p.subflow,
+		 .flow_id = p.flow_id,
+		 .acked_psn = p.psn,
+		 .echo_tx_ts_ns = p.tx_ts_ns,
+		 .completed_block = completed,
+		 .highest_completed_block = highest };
+}
+
+std::vector<int> indices(const std::vector<Pkt> &pkts)
+{
+	std::vector<int> idx;
+	for (const Pkt &p : pkts)
+		idx.push_back(p.h.block_idx);
+	return idx;
+}
+
+} // namespace
+
+// 100000 bytes in 1000-byte packets: 100 data packets in 13 blocks, the last
+// with d = 4, and 13 * 2 parity; every packet on the next sub-flow.
+TEST(Sender, Packetization)
+{
+	for (uint32_t msg_len : { 100000u, 99999u }) {
+		Sender s(config({ 8, 2, 1000 }));
+		const auto msg = pattern(msg_len, 3);
+		s.send_message(42, msg);
+		const auto pkts = drain(s, 1000);
+		ASSERT_EQ(pkts.size(), 126u);
+		EXPECT_EQ(s.blocks_held(), 13u);
+		size_t data = 0, k = 0;
+		std::vector<uint8_t> joined;
+		for (uint32_t b = 0; b < 13; b++) {
+			const bool last = b == 12;
+			std::vector<int> idx = { 0, 1, 2, 3, 8, 9 };
+			if (!last)
+				idx.insert(idx.begin() + 4, { 4, 5, 6, 7 });
+			for (int i : idx) {
+				const PacketHeader &h = pkts[k].h;
+				const bool parity = i >= 8;
+				const uint16_t len = !parity && last && i == 3 ? 1000 - (100000 - msg_len) : 1000;
+				EXPECT_EQ(h, (PacketHeader{ .type = parity ? Type::Parity : Type::Data,
+							    .flags = last ? kFlagLastBlock : uint8_t{ 0 },
+							    .subflow = static_cast<uint16_t>(k % 10),
+							    .flow_id = 7,
+							    .psn = b * 10ull + i,
+							    .block_id = b,
+							    .block_idx = static_cast<uint16_t>(i),
+							    .payload_len = len,
+							    .tx_ts_ns = 1000 + k,
+							    .msg_id = 42,
+							    .msg_len = msg_len }))
+					<< "packet " << k;
+				ASSERT_EQ(pkts[k].payload.size(), len);
+				if (!parity) {
+					data++;
+					joined.insert(joined.end(), pkts[k].payload.begin(), pkts[k].payload.end());
+				}
+				k++;
+			}
+		}
+		EXPECT_EQ(data, 100u);
+		EXPECT_EQ(joined, msg);
+	}
+}
+
+// Spec U14: packet k goes on sub-flow k mod S, a block covers every
+// sub-flow, and a retransmission takes the next one.
+TEST(Sender, SubflowRoundRobin)
+{
+	Sender s(config(kCode, 4));
+	s.send_message(1, pattern(128 + 16, 1));
+	const auto pkts = drain(s);
+	ASSERT_EQ(pkts.size(), 13u);
+	for (size_t k = 0; k < pkts.size(); k++)
+		EXPECT_EQ(pkts[k].h.subflow, k % 4);
+	EXPECT_EQ(s.scan(kRto + 12), 13);
+	const auto again = drain(s, 10000);
+	ASSERT_EQ(again.size(), 13u);
+	EXPECT_EQ(again[0].h.subflow, 1);
+	EXPECT_EQ(again[3].h.subflow, 0);
+}
+
+// Each packet times out at exactly tx_ts + rto, goes out again with RETX
+// and a fresh tx_ts, and is not timed out again while queued.
+TEST(Sender, RtoScan)
+{
+	Sender s(config());
+	s.send_message(1, pattern(128, 1));
+	ASSERT_EQ(drain(s).size(), 10u); // packet k at k
+	EXPECT_EQ(s.scan(kRto - 1), 0);
+	EXPECT_EQ(s.scan(kRto), 1);
+	EXPECT_EQ(s.scan(kRto), 0);
+	auto o = s.next(kRto + 100);
+	ASSERT_TRUE(o);
+	EXPECT_EQ(o->header.block_idx, 0);
+	EXPECT_EQ(o->header.flags, kFlagRetx | kFlagLastBlock);
+	EXPECT_EQ(o->header.tx_ts_ns, kRto + 100);
+	EXPECT_EQ(o->header.subflow, 0);
+	EXPECT_FALSE(s.next(kRto + 100));
+	EXPECT_EQ(s.scan(kRto + 8), 8); // packets 1..8
+	EXPECT_EQ(s.scan(2 * kRto + 99), 1); // packet 9
+	EXPECT_EQ(s.scan(2 * kRto + 100), 1); // packet 0, resent at kRto + 100
+	EXPECT_EQ(indices(drain(s, 20000)), (std::vector<int>{ 1, 2, 3, 4, 5, 6, 7, 8, 9, 0 }));
+	EXPECT_EQ(s.counters().timeouts, 11u);
+	EXPECT_EQ(s.counters().retransmits, 11u);
+}
+
+// A NACK resends exactly the block's unACKed packets, once however many
+// NACKs come before they go out.
+TEST(Sender, NackResendsUnacked)
+{
+	Sender s(config());
+	s.send_message(1, pattern(256, 1));
+	const auto pkts = drain(s);
+	for (int i : { 0, 2, 4, 6, 8 })
+		s.on_ack(ack_of(pkts[i].h), 100);
+	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }), 5);
+	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }), 0);
+	const auto again = drain(s, 1000);
+	EXPECT_EQ(indices(again), (std::vector<int>{ 1, 3, 5, 7, 9 }));
+	for (const Pkt &p : again)
+		EXPECT_TRUE(p.h.flags & kFlagRetx);
+	// Not timed out before their new deadline.
+	EXPECT_EQ(s.scan(1000 + kRto - 1), 10); // block 1's, sent at 10..19
+	drain(s, 9000);
+	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }), 5);
+	EXPECT_EQ(s.counters().retransmits, 15u);
+}
+
+// d ACKed packets complete a block: nothing of it goes again, a queued
+// retransmission included.
+TEST(Sender, DecodableBlockNeverResent)
+{
+	Sender s(config());
+	s.send_message(1, pattern(128 * 2, 1));
+	const auto pkts = drain(s);
+	for (int i = 0; i < 5; i++)
+		s.on_ack(ack_of(pkts[i].h), 100);
+	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }), 5);
+	for (int i = 5; i < 8; i++)
+		s.on_ack(ack_of(pkts[i].h), 100);
+	EXPECT_EQ(s.blocks_held(), 1u);
+	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }), 0);
+	EXPECT_EQ(s.scan(kRto), 0);
+	// Block 1's packets 10..19 only.
+	EXPECT_EQ(s.scan(kRto + 19), 10);
+	const auto again = drain(s, 30000);
+	ASSERT_EQ(again.size(), 10u);
+	EXPECT_EQ(again[0].h.block_id, 1u);
+	// A short block: d = 1.
+	s.send_message(2, pattern(1, 2));
+	const auto one = drain(s, 40000);
+	ASSERT_EQ(one.size(), 3u);
+	s.on_ack(ack_of(one[2].h), 40100);
+	EXPECT_EQ(s.blocks_held(), 1u);
+	EXPECT_EQ(s.take_completed(), (std::vector<uint32_t>{ 2 }));
+}
+
+TEST(Sender, MessageCompletion)
+{
+	Sender s(config());
+	s.send_message(1, pattern(256, 1)); // blocks 0, 1
+	s.send_message(2, pattern(100, 2)); // block 2
+	s.send_message(3, pattern(16, 3));  // block 3
+	const auto pkts = drain(s);
+	ASSERT_EQ(pkts.size(), 20u + 9 + 3);
+	EXPECT_THROW(s.send_message(2, pattern(1, 0)), std::invalid_argument);
+	s.on_ack(ack_of(pkts[20].h, 2), 100);
+	EXPECT_EQ(s.take_completed(), (std::vector<uint32_t>{ 2 }));
+	EXPECT_TRUE(s.take_completed().empty());
+	s.on_ack(ack_of(pkts[0].h, 0), 100);
+	EXPECT_TRUE(s.take_completed().empty());
+	EXPECT_EQ(s.blocks_held(), 2u);
+	// A NACK names a highest complete block too.
+	EXPECT_EQ(s.on_nack({ 7, 3, 2 }), 3);
+	EXPECT_EQ(s.take_completed(), (std::vector<uint32_t>{ 1 }));
+	EXPECT_EQ(s.on_nack({ 7, 1, kNoBlock }), 0);
+	s.on_ack(ack_of(pkts[0].h, kNoBlock, 3), 100);
+	EXPECT_EQ(s.take_completed(), (std::vector<uint32_t>{ 3 }));
+	EXPECT_EQ(s.blocks_held(), 0u);
+	EXPECT_FALSE(s.next(200));
+	// The id is free again.
+	s.send_message(2, pattern(1, 0));
+	EXPECT_EQ(drain(s, 300)[0].h.block_id, 4u);
+}
+
+TEST(Sender, AckInfo)
+{
+	Sender s(config());
+	s.send_message(1, pattern(128 + 16 + 5, 1));
+	const auto pkts = drain(s, 100); // 14 packets, at 100..113
+	Ack a = ack_of(pkts[11].h);      // block 1, idx 1: 5 bytes
+	a.flags = kFlagEcnCeEcho;
+	EXPECT_EQ(s.on_ack(a, 400), (AckInfo{ .acked_bytes = 5, .rtt_ns = 289, .ecn_ce = true }));
+	// A duplicate, a late one and an echo from the future.
+	EXPECT_EQ(s.on_ack(a, 500), (AckInfo{ .rtt_ns = 389, .ecn_ce = true }));
+	a = ack_of(pkts[1].h);
+	EXPECT_EQ(s.on_ack(a, 108), (AckInfo{ .acked_bytes = 16, .rtt_ns = 7 }));
+	a = ack_of(pkts[2].h);
+	a.echo_tx_ts_ns = 1000;
+	EXPECT_EQ(s.on_ack(a, 999), (AckInfo{ .acked_bytes = 16 }));
+	EXPECT_EQ(std::vector<uint64_t>(s.last_ack().begin(), s.last_ack().end()),
+		  (std::vector<uint64_t>{ 0, 108, 999, 0, 0, 0, 0, 0, 0, 0 }));
+
+	// Never sent (block 1 has no idx 2, block 2 not yet), an unknown
+	// sub-flow: ignored.
+	const uint64_t bad_psn[] = { 12, 20, 1ull << 40 };
+	for (uint64_t psn : bad_psn) {
+		a = ack_of(pkts[3].h);
+		a.acked_psn = psn;
+		EXPECT_EQ(s.on_ack(a, 1000), AckInfo{});
+	}
+	a = ack_of(pkts[3].h);
+	a.subflow = 10;
+	EXPECT_EQ(s.on_ack(a, 1000), AckInfo{});
+	EXPECT_EQ(s.counters().bad_acks, 4u);
+	// A block completed is still known.
+	s.on_ack(ack_of(pkts[0].h, 0), 1000);
+	EXPECT_EQ(s.on_ack(ack_of(pkts[4].h), 1004), (AckInfo{ .rtt_ns = 900 }));
+	EXPECT_EQ(s.counters().bad_acks, 4u);
+}
+
+TEST(Sender, RejectsBadConfigAndArguments)
+{
+	SenderConfig cfg = config();
+	cfg.rto_ns = 0;
+	EXPECT_THROW(Sender{ cfg }, std::invalid_argument);
+	EXPECT_THROW(Sender(config(kCode, 0)), std::invalid_argument);
+	EXPECT_THROW(Sender(config(kCode, 65537)), std::invalid_argument);
+	EXPECT_NO_THROW(Sender(config(kCode, 65536)));
+	EXPECT_THROW(Sender(config({ 8, 2, 0 })), std::invalid_argument);
+	Sender s(config());
+	EXPECT_THROW(s.send_message(1, {}), std::invalid_argument);
+	EXPECT_THROW(s.on_ack(Ack{ .flow_id = 8 }, 0), std::invalid_argument);
+	EXPECT_THROW(s.on_nack(Nack{ .flow_id = 8 }), std::invalid_argument);
+}
