@@ -129,6 +129,8 @@ Outgoing Sender::transmit(Packet &p, uint64_t now_ns)
 		counters_.retransmits++;
 	}
 	p.sent = true;
+	p.in_flight = true;
+	in_flight_ += p.h.payload_len;
 	p.rto_deadline = now_ns + cfg_.rto_ns;
 	p.h.tx_ts_ns = now_ns;
 	p.h.subflow = static_cast<uint16_t>(next_subflow_);
@@ -138,8 +140,17 @@ Outgoing Sender::transmit(Packet &p, uint64_t now_ns)
 
 void Sender::queue_retx(uint32_t block_id, uint16_t idx, Packet &p)
 {
+	land(p);
 	p.queued = true;
 	retx_.push_back({ block_id, idx });
+}
+
+// The packet left the network: ACKed, presumed lost or its block complete.
+void Sender::land(Packet &p)
+{
+	if (p.in_flight)
+		in_flight_ -= p.h.payload_len;
+	p.in_flight = false;
 }
 
 AckInfo Sender::on_ack(const Ack &a, uint64_t now_ns)
@@ -163,6 +174,7 @@ AckInfo Sender::on_ack(const Ack &a, uint64_t now_ns)
 	last_ack_[a.subflow] = now_ns;
 	if (it != blocks_.end() && !it->second.pkts[idx].acked) {
 		it->second.pkts[idx].acked = true;
+		land(it->second.pkts[idx]);
 		info.acked_bytes = it->second.pkts[idx].h.payload_len;
 		// The receiver ACKs only packets it holds, so it holds d of the
 		// block's and has decoded it: a decodable block is never resent
@@ -220,6 +232,8 @@ void Sender::complete(BlockMap::iterator it)
 		completed_.push_back(m->second.msg_id);
 		msgs_.erase(m);
 	}
+	for (Packet &p : it->second.pkts)
+		land(p);
 	blocks_.erase(it);
 }
 

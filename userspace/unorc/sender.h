@@ -11,6 +11,11 @@
 // above it). A complete block is never resent (spec 6.3).
 // Retransmissions go out before new packets. Every packet sent, new,
 // parity or resent, takes the next sub-flow in round robin (spec 5.1).
+//
+// A packet's payload bytes are in flight (in_flight_bytes(), what the
+// transport holds below the UnoCC window) from its transmission until it is
+// ACKed, queued for retransmission by a NACK or RTO (presumed lost, as TCP
+// takes lost segments out of its packets in flight) or its block completes.
 #pragma once
 
 #include <cstdint>
@@ -82,6 +87,10 @@ public:
 
 	// When an ACK last came back on each sub-flow, 0 before any (spec 5.1).
 	std::span<const uint64_t> last_ack() const { return last_ack_; }
+	// Payload bytes sent and not yet ACKed, presumed lost or complete.
+	uint64_t in_flight_bytes() const { return in_flight_; }
+	// Whether next() may have a packet: false once nothing is queued.
+	bool has_queued() const { return !retx_.empty() || !fresh_.empty(); }
 	const SenderCounters &counters() const { return counters_; }
 	size_t blocks_held() const { return blocks_.size(); }
 
@@ -93,6 +102,7 @@ private:
 		bool sent = false;
 		bool acked = false;
 		bool queued = true;
+		bool in_flight = false;
 	};
 	struct Block {
 		uint32_t msg_first; // the message's key in msgs_
@@ -115,6 +125,7 @@ private:
 	bool sent_idx(const Block &b, uint64_t idx) const;
 	Outgoing transmit(Packet &p, uint64_t now_ns);
 	void queue_retx(uint32_t block_id, uint16_t idx, Packet &p);
+	void land(Packet &p);
 	void complete(BlockMap::iterator it);
 	void complete_through(uint32_t highest);
 	void check_flow(uint32_t flow_id) const;
@@ -123,6 +134,7 @@ private:
 	BlockCoder coder_;
 	uint64_t next_block_ = 0; // the next message's first block id
 	int next_subflow_ = 0;
+	uint64_t in_flight_ = 0;
 	BlockMap blocks_;
 	std::map<uint32_t, Msg> msgs_; // by first block id
 	std::deque<Ref> retx_, fresh_;

@@ -269,6 +269,37 @@ TEST(Sender, AckInfo)
 	EXPECT_EQ(s.counters().bad_acks, 4u);
 }
 
+// Payload bytes in flight: from transmission to the ACK, a NACK or RTO
+// (presumed lost) or the block's completion; resent, they count again.
+TEST(Sender, InFlightBytes)
+{
+	Sender s(config());
+	s.send_message(1, pattern(128 + 16 + 5, 1));
+	EXPECT_TRUE(s.has_queued());
+	EXPECT_EQ(s.in_flight_bytes(), 0u);
+	// Block 0: 10 packets of 16 bytes; block 1: data of 16 and 5 bytes,
+	// parity of 16.
+	const auto pkts = drain(s, 100);
+	EXPECT_FALSE(s.has_queued());
+	EXPECT_EQ(s.in_flight_bytes(), 160u + 16 + 5 + 32);
+	s.on_ack(ack_of(pkts[11].h), 200);
+	s.on_ack(ack_of(pkts[11].h), 201); // a duplicate
+	EXPECT_EQ(s.in_flight_bytes(), 208u);
+	EXPECT_EQ(s.on_nack({ 7, 1, kNoBlock }), 3);
+	EXPECT_TRUE(s.has_queued());
+	EXPECT_EQ(s.in_flight_bytes(), 160u);
+	EXPECT_EQ(drain(s, 300).size(), 3u);
+	EXPECT_EQ(s.in_flight_bytes(), 208u);
+	// Block 0 completes on its 8th ACK: its parity leaves the window too.
+	for (int i = 0; i < 8; i++)
+		s.on_ack(ack_of(pkts[i].h), 400);
+	EXPECT_EQ(s.in_flight_bytes(), 48u);
+	EXPECT_EQ(s.scan(300 + kRto + 2), 3);
+	EXPECT_EQ(s.in_flight_bytes(), 0u);
+	drain(s, 9000);
+	EXPECT_EQ(s.in_flight_bytes(), 48u);
+}
+
 TEST(Sender, RejectsBadConfigAndArguments)
 {
 	SenderConfig cfg = config();

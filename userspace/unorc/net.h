@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// UnoRC's sockets: addresses, prefixes, UDP sockets with ECN (spec 6.4),
+// and the sub-flows a sender's packets leave by (spec 5.1 and 5.2).
+#pragma once
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace unorc {
+
+// A failed system call: "what: strerror(errno)".
+class SysError : public std::runtime_error {
+public:
+	using std::runtime_error::runtime_error;
+};
+
+// Owns one file descriptor.
+class Fd {
+public:
+	Fd() = default;
+	explicit Fd(int fd) : fd_(fd) {}
+	Fd(Fd &&o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+	Fd &operator=(Fd &&o) noexcept
+	{
+		if (this != &o)
+			reset(std::exchange(o.fd_, -1));
+		return *this;
+	}
+	Fd(const Fd &) = delete;
+	Fd &operator=(const Fd &) = delete;
+	~Fd() { reset(); }
+
+	int get() const { return fd_; }
+	void reset(int fd = -1);
+
+private:
+	int fd_ = -1;
+};
+
+uint64_t monotonic_ns();
+
+// An IPv4 or IPv6 address and UDP port.
+struct Endpoint {
+	sockaddr_storage ss = {};
+	socklen_t len = 0;
+
+	int family() const { return ss.ss_family; }
+	const sockaddr *sa() const { return reinterpret_cast<const sockaddr *>(&ss); }
+	uint16_t port() const;
+	// By family, port, then address: a map key.
+	bool operator<(const Endpoint &o) const;
+};
+
+// "ADDR:PORT", "[V6ADDR]:PORT"; numeric addresses only, port 0 for
+// bind's "any". Throws
+// std::invalid_argument with what is wrong.
+Endpoint parse_endpoint(const std::string &s);
+std::string to_string(const Endpoint &e);
+// e with port 0: its host.
+Endpoint host_of(const Endpoint &e);
+// The endpoint of a socket (getsockname).
+Endpoint local_endpoint(int fd);
+
+// An address prefix, "10.1.0.0/16" or "fd00::/8".
+struct Prefix {
+	int family = 0;
+	std::array<uint8_t, 16> addr = {};
+	int bits = 0;
+};
+// Throws std::invalid_argument with what is wrong.
+Prefix parse_prefix(const std::string &s);
+// Whether e's address is in p; a v4-mapped IPv6 address is the IPv4 one.
+bool contains(const Prefix &p, const Endpoint &e);
+
+// A non-blocking UDP socket of e's family bound to e; v6 only for an
+// IPv6 endpoint. It reads the ECN field of every datagram (IP_RECVTOS,
+// IPV6_RECVTCLASS) for recv_datagram().
+Fd bind_udp(const Endpoint &e);
+// A non-blocking UDP socket bound to an ephemeral port and connected to
+// dst, sending ECT(0) (spec 6.4: IP_TOS / IPV6_TCLASS = 0x02).
+Fd connect_udp_ect(const Endpoint &dst);
+
+// ECN codepoints (RFC 3168), the low two bits of the TOS or traffic class.
+inline constexpr uint8_t kEcnMask = 0x03;
+inline constexpr uint8_t kEct0 = 0x02;
+inline constexpr uint8_t kCe = 0x03;
+
+struct Datagram {
+	size_t len = 0;         // bytes in the buffer
+	bool truncated = false; // longer than the buffer
+	uint8_t ecn = 0;        // its ECN codepoint, 0 (not-ECT) if unknown
+	Endpoint from;
+
+	bool ce() const { return ecn == kCe; }
+};
+// One datagram from fd into buf; false when none is waiting (EAGAIN) or
+// on an error the socket reports (ICMP unreachable, ...), which the
+// transport's RTO covers.
+bool recv_datagram(int fd, std::span<uint8_t> buf, Datagram *out);
+
+// The sub-flows of a sender's flow (spec 5.1): sub-flow k's packets leave
+// by a path of its own. The entropy of a path is for now the UDP source
+// port of a socket of its own (spec 5.2); UnoLB's eBPF steering will
+// implement this interface by re-writing the entropy of one socket.
+class Paths {
+public:
+	virtual ~Paths() = default;
+	// The number of sub-flows, S.
+	virtual int count() const = 0;
+	// Sends one datagram on sub-flow k < count(); false if the kernel
+	// refused it (a full socket buffer, ENOBUFS): the packet is then lost,
+	// which the sender's NACK and RTO repair.
+	virtual bool send(uint16_t subflow, std::span<const uint8_t> dgram) = 0;
+	// The sockets ACKs and NACKs come back on.
+	virtual std::span<const int> sockets() const = 0;
+};
+
+// One connected UDP socket per sub-flow, each bound to its own ephemeral
+// source port.
+class PortPaths : public Paths {
+public:
+	PortPaths(const Endpoint &dst, int subflows);
+
+	int count() const override { return static_cast<int>(fds_.size()); }
+	bool send(uint16_t subflow, std::span<const uint8_t> dgram) override;
+	std::span<const int> sockets() const override { return raw_; }
+	// The source port of each sub-flow: its entropy.
+	std::vector<uint16_t> ports() const;
+
+private:
+	std::vector<Fd> fds_;
+	std::vector<int> raw_;
+};
+
+} // namespace unorc

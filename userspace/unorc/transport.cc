@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <poll.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "transport.h"
+
+namespace unorc {
+
+namespace {
+
+// The largest UDP payload, IPv4 or IPv6 without jumbograms.
+constexpr size_t kMaxDatagram = 65535;
+// Datagrams read, packets sent, per task and round: no socket starves
+// the others, nor the timers.
+constexpr int kBatch = 64;
+// Timers fire at a twentieth of what they time (spec 6.2 and 6.3).
+constexpr uint64_t kTimerDiv = 20;
+// How far the pacer may run behind the clock: a wake-up late by ppoll's
+// timer slack (50 us) may catch up by a burst that long, no more.
+constexpr uint64_t kPaceSlackNs = 50'000;
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+uint64_t us_of(uint64_t ns)
+{
+	return ns / 1000;
+}
+
+// An RTT sample in us, as uno_ack takes it: -1 for none.
+int32_t rtt_us_of(const AckInfo &info)
+{
+	if (!info.rtt_ns)
+		return -1;
+	return static_cast<int32_t>(std::min<uint64_t>(us_of(*info.rtt_ns), INT32_MAX));
+}
+
+void count(DropCounters &c, WireError e)
+{
+	c.wire[static_cast<size_t>(e)]++;
+}
+
+void count(DropCounters &c, Drop d)
+{
+	c.transport[static_cast<size_t>(d)]++;
+}
+
+void add(ReceiverCounters &sum, const ReceiverCounters &c)
+{
+	sum.stored += c.stored;
+	sum.duplicates += c.duplicates;
+	sum.done_block += c.done_block;
+	sum.outside_window += c.outside_window;
+	sum.conflicts += c.conflicts;
+	sum.decoded += c.decoded;
+	sum.bad_messages += c.bad_messages;
+	sum.nacks += c.nacks;
+}
+
+SenderConfig sender_config(const FlowConfig &cfg, const Paths &paths)
+{
+	if (!cfg.cc)
+		throw std::invalid_argument("unorc: flow " + std::to_string(cfg.flow_id) +
+					    " without UnoCC parameters");
+	return { .flow_id = cfg.flow_id, .code = cfg.code, .rto_ns = cfg.rto_ns,
+		 .subflows = paths.count() };
+}
+
+uint32_t max_blocks(const ReceiverOptions &opt, const WireLimits &code)
+{
+	const uint64_t block = static_cast<uint64_t>(code.x + code.y) * code.len;
+	const uint64_t n = block ? opt.window_bytes / block : 0;
+	return static_cast<uint32_t>(std::clamp<uint64_t>(n, 1, UINT32_MAX));
+}
+
+} // namespace
+
+const char *drop_name(Drop d)
+{
+	switch (d) {
+	case Drop::Oversize:
+		return "oversize";
+	case Drop::WrongType:
+		return "wrong_type";
+	case Drop::OtherFlow:
+		return "other_flow";
+	case Drop::FlowLimit:
+		return "flow_limit";
+	}
+	return "unknown";
+}
+
+uint64_t DropCounters::total() const
+{
+	uint64_t n = 0;
+	for (uint64_t v : wire)
+		n += v;
+	for (uint64_t v : transport)
+		n += v;
+	return n;
+}
+
+bool Loop::run(const std::function<bool(uint64_t)> &step, uint64_t deadline_ns)
+{
+	std::vector<pollfd> fds;
+	std::vector<Task *> owner;
+	for (Task *t : tasks_) {
+		for (int fd : t->sockets()) {
+			fds.push_back({ .fd = fd, .events = POLLIN, .revents = 0 });
+			owner.push_back(t);
+		}
+	}
+	for (;;) {
+		uint64_t now = monotonic_ns(), wake = deadline_ns;
+		for (Task *t : tasks_)
+			wake = std::min(wake, t->run(now));
+		if (!step(now))
+			return true;
+		if (now >= deadline_ns)
+			return false;
+		const uint64_t wait = wake > now ? wake - now : 0;
+		const timespec ts = { .tv_sec = static_cast<time_t>(wait / 1'000'000'000),
+				      .tv_nsec = static_cast<long>(wait % 1'000'000'000) };
+		if (::ppoll(fds.data(), fds.size(), &ts, nullptr) < 0 && errno != EINTR)
+			throw SysError(std::string("ppoll: ") + std::strerror(errno));
+		now = monotonic_ns();
+		for (size_t i = 0; i < fds.size(); i++)
+			if (fds[i].revents)
+				owner[i]->on_readable(fds[i].fd, now);
+	}
+}
+
+bool CodePolicy::is_inter(const Endpoint &peer) const
+{
+	const auto in = [&](const Prefix &p) { return contains(p, peer); };
+	return std::any_of(inter_prefixes.begin(), inter_prefixes.end(), in);
+}
+
+const WireLimits &CodePolicy::code_for(const Endpoint &peer) const
+{
+	return is_inter(peer) ? inter : intra;
+}
+
+// The flow starts as tcp_uno_init() starts a connection whose handshake
+// gave no RTT (UDP has none): the window at its floor until the first
+// ACK's RTT sample starts UnoCC at one BDP (uno_update_base()).
+SenderFlow::SenderFlow(const FlowConfig &cfg, std::unique_ptr<Paths> paths, uint64_t now_ns)
+	: cfg_(cfg), sender_(sender_config(cfg, *paths)), paths_(std::move(paths)),
+	  buf_(kPacketHeaderSize + cfg.code.len)
+{
+	uno_init(&cc_, cfg_.cc, static_cast<uint32_t>(cfg_.code.len), UNO_RTT_NONE,
+		 static_cast<uint32_t>(us_of(now_ns)), 0);
+	next_scan_ns_ = now_ns + cfg_.rto_ns / kTimerDiv;
+}
+
+void SenderFlow::send_message(uint32_t msg_id, std::span<const uint8_t> bytes, uint64_t now_ns)
+{
+	// Nothing outstanding: transmission restarts after idle, the
+	// module's CA_EVENT_TX_START.
+	if (sender_.blocks_held() == 0)
+		uno_on_tx_start(&cc_, cfg_.cc, static_cast<uint32_t>(us_of(now_ns)));
+	sender_.send_message(msg_id, bytes);
+	pending_[msg_id] = { bytes.size(), now_ns };
+}
+
+void SenderFlow::on_readable(int fd, uint64_t now_ns)
+{
+	Datagram d;
+	for (int k = 0; k < kBatch && recv_datagram(fd, { buf_.data(), buf_.size() }, &d); k++) {
+		if (d.truncated)
+			count(stats_.drops, Drop::Oversize);
+		else
+			on_reply(buf_.data(), d.len, now_ns);
+	}
+	collect(now_ns);
+}
+
+void SenderFlow::on_reply(const uint8_t *buf, size_t len, uint64_t now_ns)
+{
+	Message m;
+	const WireError e = parse(buf, len, cfg_.code, &m);
+	if (e != WireError::Ok)
+		return count(stats_.drops, e);
+	if (std::holds_alternative<PacketHeader>(m))
+		return count(stats_.drops, Drop::WrongType);
+	const Ack *a = std::get_if<Ack>(&m);
+	const Nack *n = std::get_if<Nack>(&m);
+	// Sender throws on another flow's: network input must not.
+	if ((a ? a->flow_id : n->flow_id) != cfg_.flow_id)
+		return count(stats_.drops, Drop::OtherFlow);
+	if (a)
+		return on_ack(*a, now_ns);
+	stats_.nacks++;
+	sender_.on_nack(*n);
+}
+
+// One ACK for UnoCC, as tcp_uno_cong_control() builds it from TCP's.
+void SenderFlow::on_ack(const Ack &a, uint64_t now_ns)
+{
+	// The window was not what held sending back: the module's
+	// !tcp_is_cwnd_limited(), our guard for QA (spec 3.6).
+	const bool app_limited = !sender_.has_queued();
+	const uint64_t bad = sender_.counters().bad_acks;
+	const AckInfo info = sender_.on_ack(a, now_ns);
+	stats_.acks++;
+	if (sender_.counters().bad_acks != bad)
+		return; // a packet never sent: nothing for UnoCC
+	const int32_t sample = rtt_us_of(info);
+	if (sample >= 0) {
+		const uint32_t rtt = static_cast<uint32_t>(sample);
+		min_rtt_us_ = std::min(min_rtt_us_, rtt);
+		// TCP's srtt: gain 1/8 (RFC 6298).
+		srtt_us_ = srtt_us_ ? srtt_us_ - srtt_us_ / 8 + rtt / 8 : rtt;
+	}
+	const uno_ack ua = cc_ack(info, app_limited, now_ns);
+	uno_on_ack(&cc_, cfg_.cc, &ua);
+	stats_.max_cwnd = std::max(stats_.max_cwnd, cwnd_bytes());
+}
+
+// The echoed tx timestamp gives every ACK, of a resent packet too, its
+// own transmission's RTT: no Karn ambiguity. The min RTT is the flow's
+// since it started (TCP's filter keeps 5 minutes; our flows are shorter).
+uno_ack SenderFlow::cc_ack(const AckInfo &info, bool app_limited, uint64_t now_ns) const
+{
+	uno_ack a = {};
+	a.now_us = static_cast<uint32_t>(us_of(now_ns));
+	a.acked = static_cast<uint32_t>(info.acked_bytes);
+	a.rtt_us = rtt_us_of(info);
+	a.min_rtt_us = min_rtt_us_;
+	a.srtt_us = srtt_us_;
+	a.sent = static_cast<uint32_t>(stats_.bytes_sent);
+	a.mss = static_cast<uint32_t>(cfg_.code.len);
+	a.ece = info.ecn_ce;
+	a.app_limited = app_limited;
+	return a;
+}
+
+// An RTO, as the module's CA_EVENT_LOSS: one uno_on_timeout() of one MSS
+// per timeout event, which leaves the window alone unless rto_cwnd_cut
+// (loss is no congestion signal in Uno, spec 3.4).
+void SenderFlow::scan(uint64_t now_ns)
+{
+	if (now_ns < next_scan_ns_)
+		return;
+	next_scan_ns_ = now_ns + std::max<uint64_t>(cfg_.rto_ns / kTimerDiv, 1);
+	if (sender_.scan(now_ns) == 0)
+		return;
+	stats_.rto_events++;
+	uno_on_timeout(&cc_, cfg_.cc, static_cast<uint32_t>(cfg_.code.len),
+		       static_cast<uint32_t>(cfg_.code.len));
+}
+
+uint64_t SenderFlow::run(uint64_t now_ns)
+{
+	scan(now_ns);
+	for (int k = 0; k < kBatch; k++) {
+		if (!sender_.has_queued())
+			return next_scan_ns_;
+		// A packet may leave while the bytes in flight are below the
+		// window, so the window is exceeded by less than a packet and
+		// a window below one packet (Uno's floor is 64 bytes) still
+		// sends one at a time, its rate set by the pacer.
+		if (sender_.in_flight_bytes() >= cwnd_bytes()) {
+			stats_.window_stops++;
+			return next_scan_ns_;
+		}
+		if (pacing_rate() && now_ns < next_send_ns_) {
+			stats_.pacing_waits++;
+			return std::min(next_scan_ns_, next_send_ns_);
+		}
+		if (!transmit(now_ns))
+			return next_scan_ns_;
+	}
+	return now_ns;
+}
+
+bool SenderFlow::transmit(uint64_t now_ns)
+{
+	const auto o = sender_.next(now_ns);
+	if (!o)
+		return false;
+	const PacketHeaderBytes h = serialize(o->header);
+	std::copy(h.begin(), h.end(), buf_.begin());
+	std::copy(o->payload.begin(), o->payload.end(), buf_.begin() + kPacketHeaderSize);
+	const size_t len = kPacketHeaderSize + o->payload.size();
+	if (!paths_->send(o->header.subflow, { buf_.data(), len }))
+		stats_.send_failures++;
+	stats_.packets_sent++;
+	stats_.bytes_sent += o->payload.size();
+	// The pacer: uno_pacing_rate() bytes per second, cwnd / base RTT.
+	const uint64_t rate = pacing_rate();
+	if (rate) {
+		const uint64_t behind = now_ns > kPaceSlackNs ? now_ns - kPaceSlackNs : 0;
+		next_send_ns_ = std::max(next_send_ns_, behind) + o->payload.size() * 1'000'000'000ULL / rate;
+	}
+	return true;
+}
+
+void SenderFlow::collect(uint64_t now_ns)
+{
+	for (uint32_t id : sender_.take_completed()) {
+		const auto it = pending_.find(id);
+		completed_.push_back({ id, it->second.bytes, now_ns - it->second.start_ns });
+		pending_.erase(it);
+	}
+}
+
+ReceiverTransport::ReceiverTransport(const Endpoint &listen, const ReceiverOptions &opt)
+	: opt_(opt), buf_(kMaxDatagram + 1)
+{
+	if (opt.max_flows == 0)
+		throw std::invalid_argument("unorc: receiver: max_flows 0");
+	// Refuse a bad code or ec_wait now, not at the first packet.
+	for (const WireLimits *c : { &opt.codes.inter, &opt.codes.intra })
+		Receiver({ .code = *c, .ec_wait_ns = opt.ec_wait_ns,
+			   .max_blocks = max_blocks(opt, *c) });
+	fd_ = bind_udp(listen);
+	raw_ = fd_.get();
+}
+
+ReceiverCounters ReceiverTransport::totals() const
+{
+	ReceiverCounters sum;
+	for (const auto &[key, f] : flows_)
+		add(sum, f.rx.counters());
+	return sum;
+}
+
+void ReceiverTransport::on_readable(int fd, uint64_t now_ns)
+{
+	Datagram d;
+	for (int k = 0; k < kBatch && recv_datagram(fd, { buf_.data(), buf_.size() }, &d); k++) {
+		stats_.datagrams++;
+		stats_.ce += d.ce();
+		last_rx_ns_ = now_ns;
+		if (d.truncated || d.len > kMaxDatagram)
+			count(stats_.drops, Drop::Oversize);
+		else
+			on_datagram(d, now_ns);
+	}
+}
+
+void ReceiverTransport::on_datagram(const Datagram &d, uint64_t now_ns)
+{
+	const WireLimits &code = opt_.codes.code_for(d.from);
+	Message m;
+	const WireError e = parse(buf_.data(), d.len, code, &m);
+	if (e != WireError::Ok)
+		return count(stats_.drops, e);
+	const PacketHeader *h = std::get_if<PacketHeader>(&m);
+	if (!h)
+		return count(stats_.drops, Drop::WrongType);
+	Flow *f = flow_for(d.from, h->flow_id, code);
+	if (!f)
+		return count(stats_.drops, Drop::FlowLimit);
+	Received r = f->rx.on_packet(*h, buf_.data() + kPacketHeaderSize, d.ce(), now_ns);
+	if (r.ack) {
+		stats_.acks++;
+		reply(serialize(*r.ack), d.from);
+	}
+	for (DeliveredMessage &msg : r.messages)
+		delivered_.push_back({ d.from, h->flow_id, std::move(msg) });
+}
+
+// A flow is its peer's address and its flow id, not the port: the
+// sub-flows of a sender leave from ports of their own (spec 5.2). ACKs go
+// back to the port each packet came from, NACKs to the latest one.
+ReceiverTransport::Flow *ReceiverTransport::flow_for(const Endpoint &peer, uint32_t flow_id,
+						     const WireLimits &code)
+{
+	const Key key = { host_of(peer), flow_id };
+	const auto it = flows_.find(key);
+	if (it != flows_.end()) {
+		it->second.peer = peer;
+		return &it->second;
+	}
+	if (flows_.size() >= opt_.max_flows)
+		return nullptr;
+	const ReceiverConfig cfg = { .flow_id = flow_id, .code = code, .ec_wait_ns = opt_.ec_wait_ns,
+				     .max_blocks = max_blocks(opt_, code) };
+	return &flows_.emplace(key, Flow{ peer, Receiver(cfg) }).first->second;
+}
+
+void ReceiverTransport::reply(std::span<const uint8_t> msg, const Endpoint &to)
+{
+	if (::sendto(fd_.get(), msg.data(), msg.size(), MSG_DONTWAIT, to.sa(), to.len) !=
+	    static_cast<ssize_t>(msg.size()))
+		stats_.send_failures++;
+}
+
+uint64_t ReceiverTransport::run(uint64_t now_ns)
+{
+	if (now_ns < next_tick_ns_)
+		return next_tick_ns_;
+	next_tick_ns_ = now_ns + std::max<uint64_t>(opt_.ec_wait_ns / kTimerDiv, 1);
+	for (auto &[key, f] : flows_) {
+		for (const Nack &n : f.rx.tick(now_ns)) {
+			stats_.nacks++;
+			reply(serialize(n), f.peer);
+		}
+	}
+	return next_tick_ns_;
+}
+
+} // namespace unorc

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// UnoRC's UDP transport (spec 6): Sender and Receiver on real sockets, one
+// thread, CLOCK_MONOTONIC.
+//
+// A Loop polls the sockets of its tasks (ppoll, with a nanosecond timeout
+// computed from what each task next needs) and runs them. A SenderFlow is
+// one flow's sending end: a Sender, an UnoCC state from
+// kernel/core/uno_core.h (the module's, unchanged) that sets the window
+// and the pacing rate, and the Paths its sub-flows leave by. A
+// ReceiverTransport is one UDP socket with a Receiver per peer flow.
+//
+// The window counts payload bytes of DATA and PARITY packets, new and
+// resent alike (spec 6.3: they consume window like data), and the MSS
+// UnoCC is given is the code's payload length: TCP's window and mss_cache
+// count payload bytes too, so the module's law sees the same units.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "net.h"
+#include "receiver.h"
+#include "sender.h"
+
+#include "uno_core.h"
+
+namespace unorc {
+
+// A task the loop runs: it reads its sockets and does what is due.
+class Task {
+public:
+	virtual ~Task() = default;
+	virtual std::span<const int> sockets() const = 0;
+	// Reads the datagrams waiting on fd, one of sockets().
+	virtual void on_readable(int fd, uint64_t now_ns) = 0;
+	// Does what is due at now_ns; returns when it next needs to run if
+	// no datagram comes first (now_ns or earlier: at once).
+	virtual uint64_t run(uint64_t now_ns) = 0;
+};
+
+class Loop {
+public:
+	void add(Task &t) { tasks_.push_back(&t); }
+	// Runs the tasks until step(now_ns), called after each round, returns
+	// false (then true) or until deadline_ns (then false).
+	bool run(const std::function<bool(uint64_t)> &step, uint64_t deadline_ns);
+
+private:
+	std::vector<Task *> tasks_;
+};
+
+// Which code a peer's flows use: UnoRC codes inter-DC messages only (spec
+// 6.1), so a peer in one of inter_prefixes gets the inter code and any
+// other the intra one, normally without parity. The wire carries no code:
+// both ends must be configured alike.
+struct CodePolicy {
+	std::vector<Prefix> inter_prefixes;
+	WireLimits inter;
+	WireLimits intra;
+
+	bool is_inter(const Endpoint &peer) const;
+	const WireLimits &code_for(const Endpoint &peer) const;
+};
+
+// Why the transport dropped a datagram before its Receiver or Sender saw
+// it, beyond parse()'s WireError.
+enum class Drop : uint8_t {
+	Oversize,  // longer than the largest UDP datagram we read
+	WrongType, // ACK or NACK at a receiver, DATA or PARITY at a sender
+	OtherFlow, // an ACK or NACK of another flow id
+	FlowLimit, // a new peer flow beyond max_flows
+};
+inline constexpr size_t kDropCount = static_cast<size_t>(Drop::FlowLimit) + 1;
+const char *drop_name(Drop d);
+
+// Datagrams dropped, by reason.
+struct DropCounters {
+	std::array<uint64_t, kWireErrorCount> wire = {}; // [Ok] unused
+	std::array<uint64_t, kDropCount> transport = {};
+
+	uint64_t total() const;
+};
+
+struct FlowConfig {
+	uint32_t flow_id = 0;
+	WireLimits code = { BlockCoder::kDefaultData, BlockCoder::kDefaultParity, 0 };
+	uint64_t rto_ns = 0;
+	const uno_params *cc = nullptr; // shared by flows, as the module's
+};
+
+struct FlowStats {
+	uint64_t packets_sent = 0;
+	uint64_t bytes_sent = 0;    // payload, resent included: uno_ack.sent
+	uint64_t send_failures = 0; // the kernel refused: lost
+	uint64_t acks = 0;
+	uint64_t nacks = 0;
+	uint64_t rto_events = 0;    // scans that timed packets out
+	uint64_t window_stops = 0;  // sending stopped on a full window
+	uint64_t pacing_waits = 0;  // sending waited for the pacer
+	uint64_t max_cwnd = 0;      // bytes
+	DropCounters drops;
+};
+
+// A completed message: its bytes and the time from send_message() to the
+// ACK that completed it.
+struct Completion {
+	uint32_t msg_id;
+	uint64_t bytes;
+	uint64_t fct_ns;
+};
+
+class SenderFlow : public Task {
+public:
+	// Throws std::invalid_argument on a config Sender refuses or no cc.
+	SenderFlow(const FlowConfig &cfg, std::unique_ptr<Paths> paths, uint64_t now_ns);
+
+	// Queues a message, as Sender::send_message().
+	void send_message(uint32_t msg_id, std::span<const uint8_t> bytes, uint64_t now_ns);
+	std::vector<Completion> take_completed() { return std::exchange(completed_, {}); }
+
+	std::span<const int> sockets() const override { return paths_->sockets(); }
+	void on_readable(int fd, uint64_t now_ns) override;
+	uint64_t run(uint64_t now_ns) override;
+
+	const Sender &sender() const { return sender_; }
+	const uno_state &cc() const { return cc_; }
+	uint64_t cwnd_bytes() const { return uno_cwnd_bytes(&cc_); }
+	// 0 before the first RTT sample: unpaced, the window at its floor.
+	uint64_t pacing_rate() const { return uno_pacing_rate(&cc_); }
+	const FlowStats &stats() const { return stats_; }
+
+private:
+	void on_reply(const uint8_t *buf, size_t len, uint64_t now_ns);
+	void on_ack(const Ack &a, uint64_t now_ns);
+	uno_ack cc_ack(const AckInfo &info, bool app_limited, uint64_t now_ns) const;
+	void scan(uint64_t now_ns);
+	bool transmit(uint64_t now_ns);
+	void collect(uint64_t now_ns);
+
+	FlowConfig cfg_;
+	Sender sender_;
+	std::unique_ptr<Paths> paths_;
+	uno_state cc_ = {};
+	uint32_t min_rtt_us_ = UNO_RTT_NONE;
+	uint32_t srtt_us_ = 0;
+	uint64_t next_send_ns_ = 0;
+	uint64_t next_scan_ns_ = 0;
+	struct Pending {
+		uint64_t bytes;
+		uint64_t start_ns;
+	};
+
+	std::map<uint32_t, Pending> pending_; // by msg_id
+	std::vector<Completion> completed_;
+	std::vector<uint8_t> buf_;
+	FlowStats stats_;
+};
+
+struct ReceiverOptions {
+	CodePolicy codes;
+	uint64_t ec_wait_ns = 0;      // spec 6.2 and 9.23
+	uint64_t window_bytes = 0;    // each flow's receive window
+	size_t max_flows = 0;         // peer flows held at once
+};
+
+struct ReceiverStats {
+	uint64_t datagrams = 0;
+	uint64_t ce = 0;            // of them CE-marked
+	uint64_t acks = 0;
+	uint64_t nacks = 0;
+	uint64_t send_failures = 0; // ACKs and NACKs the kernel refused
+	DropCounters drops;
+};
+
+struct Delivery {
+	Endpoint peer;
+	uint32_t flow_id;
+	DeliveredMessage msg;
+};
+
+class ReceiverTransport : public Task {
+public:
+	// Throws std::invalid_argument on options Receiver refuses, SysError
+	// if the socket cannot be bound.
+	ReceiverTransport(const Endpoint &listen, const ReceiverOptions &opt);
+
+	Endpoint local() const { return local_endpoint(fd_.get()); }
+	std::vector<Delivery> take_delivered() { return std::exchange(delivered_, {}); }
+	const ReceiverStats &stats() const { return stats_; }
+	// Every flow's counters, summed.
+	ReceiverCounters totals() const;
+	size_t flows() const { return flows_.size(); }
+	uint64_t last_datagram_ns() const { return last_rx_ns_; }
+
+	std::span<const int> sockets() const override { return { &raw_, 1 }; }
+	void on_readable(int fd, uint64_t now_ns) override;
+	uint64_t run(uint64_t now_ns) override;
+
+private:
+	struct Flow {
+		Endpoint peer;
+		Receiver rx;
+	};
+	using Key = std::pair<Endpoint, uint32_t>;
+
+	void on_datagram(const Datagram &d, uint64_t now_ns);
+	Flow *flow_for(const Endpoint &peer, uint32_t flow_id, const WireLimits &code);
+	void reply(std::span<const uint8_t> msg, const Endpoint &to);
+
+	ReceiverOptions opt_;
+	Fd fd_;
+	int raw_;
+	std::map<Key, Flow> flows_;
+	std::vector<uint8_t> buf_;
+	std::vector<Delivery> delivered_;
+	uint64_t next_tick_ns_ = 0;
+	uint64_t last_rx_ns_ = 0;
+	ReceiverStats stats_;
+};
+
+} // namespace unorc

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The transport over real UDP sockets on the loopback, IPv4 and IPv6: a
+// SenderFlow and a ReceiverTransport in one Loop, one thread, with a
+// deterministic loss injector in the sender's Paths. Every message must
+// arrive byte-exact, the losses be repaired by decoding, NACK and RTO, and
+// no packet leave with the bytes in flight at or above the UnoCC window.
+// Then garbage at a receiver: counted by reason, nothing else changes.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "transport.h"
+
+using namespace unorc;
+
+namespace {
+
+constexpr size_t kLen = 1000;
+constexpr WireLimits kCode = { 8, 2, kLen };
+constexpr WireLimits kNoCode = { 1, 0, kLen };
+constexpr uint64_t kMs = 1'000'000;
+constexpr uint64_t kTimeout = 30'000 * kMs;
+
+using Bytes = std::vector<uint8_t>;
+// Whether the seq-th datagram sent (from 1), of header h, is lost.
+using LossRule = std::function<bool(uint64_t seq, const PacketHeader &h)>;
+
+// UnoCC at 1 Gbit/s with a 100 us intra-DC RTT: a 12500-byte window of
+// 13 packets at the base RTT, small enough to be the limit here.
+uno_params test_params()
+{
+	uno_params p = UNO_PARAMS_INIT;
+	p.link_rate_mbps = 1000;
+	p.intra_rtt_us = 100;
+	return p;
+}
+
+// PortPaths that drop what rule says, and check UnoCC's window at every
+// packet that leaves.
+class LossyPaths : public Paths {
+public:
+	LossyPaths(const Endpoint &dst, int subflows, LossRule rule)
+		: inner_(dst, subflows), rule_(std::move(rule))
+	{
+	}
+
+	int count() const override { return inner_.count(); }
+	std::span<const int> sockets() const override { return inner_.sockets(); }
+	bool send(uint16_t subflow, std::span<const uint8_t> dgram) override
+	{
+		Message m;
+		EXPECT_EQ(parse(dgram.data(), dgram.size(), code_, &m), WireError::Ok);
+		const PacketHeader h = std::get<PacketHeader>(m);
+		EXPECT_EQ(h.subflow, subflow);
+		// The flow counts the packet in flight before it sends it.
+		if (flow_ && flow_->sender().in_flight_bytes() - h.payload_len >= flow_->cwnd_bytes())
+			over_window_++;
+		if (rule_(++seq_, h)) {
+			dropped_++;
+			return true;
+		}
+		return inner_.send(subflow, dgram);
+	}
+
+	void watch(const SenderFlow *flow, const WireLimits &code)
+	{
+		flow_ = flow;
+		code_ = code;
+	}
+	uint64_t over_window() const { return over_window_; }
+	uint64_t dropped() const { return dropped_; }
+
+private:
+	PortPaths inner_;
+	LossRule rule_;
+	const SenderFlow *flow_ = nullptr;
+	WireLimits code_ = {};
+	uint64_t seq_ = 0, over_window_ = 0, dropped_ = 0;
+};
+
+struct Result {
+	std::vector<DeliveredMessage> sent = {}, got = {};
+	std::vector<Completion> completed = {};
+	FlowStats flow = {};
+	SenderCounters sender = {};
+	ReceiverStats rx = {};
+	ReceiverCounters rx_totals = {};
+	uint64_t over_window = 0, dropped = 0, max_in_flight = 0;
+	bool finished = false;
+};
+
+std::vector<DeliveredMessage> messages()
+{
+	const size_t sizes[] = { 100000, 1, 999, 8000, 8001, 65536, 12345, 2000 };
+	std::mt19937 rng(13);
+	std::vector<DeliveredMessage> out;
+	for (size_t i = 0; i < std::size(sizes); i++) {
+		Bytes b(sizes[i]);
+		for (auto &byte : b)
+			byte = static_cast<uint8_t>(rng());
+		out.push_back({ static_cast<uint32_t>(100 + i), std::move(b) });
+	}
+	return out;
+}
+
+Result run(const std::string &listen, const WireLimits &code, int subflows, LossRule rule)
+{
+	const uno_params params = test_params();
+	ReceiverOptions ro = { .codes = { .inter_prefixes = {}, .inter = code, .intra = code },
+			       .ec_wait_ns = 2 * kMs, .window_bytes = 1 << 20, .max_flows = 4 };
+	ReceiverTransport rx(parse_endpoint(listen), ro);
+	auto paths = std::make_unique<LossyPaths>(rx.local(), subflows, std::move(rule));
+	LossyPaths *lossy = paths.get();
+	const uint64_t start = monotonic_ns();
+	SenderFlow tx({ .flow_id = 9, .code = code, .rto_ns = 50 * kMs, .cc = &params },
+		      std::move(paths), start);
+	lossy->watch(&tx, code);
+
+	Result r = { .sent = messages() };
+	for (const DeliveredMessage &m : r.sent)
+		tx.send_message(m.msg_id, m.bytes, start);
+	Loop loop;
+	loop.add(rx);
+	loop.add(tx);
+	uint64_t max_in_flight = 0;
+	r.finished = loop.run(
+		[&](uint64_t) {
+			for (Delivery &d : rx.take_delivered())
+				r.got.push_back(std::move(d.msg));
+			for (const Completion &c : tx.take_completed())
+				r.completed.push_back(c);
+			max_in_flight = std::max(max_in_flight, tx.sender().in_flight_bytes());
+			return r.completed.size() < r.sent.size() || r.got.size() < r.sent.size();
+		},
+		start + kTimeout);
+	r.flow = tx.stats();
+	r.sender = tx.sender().counters();
+	r.rx = rx.stats();
+	r.rx_totals = rx.totals();
+	r.over_window = lossy->over_window();
+	r.dropped = lossy->dropped();
+	r.max_in_flight = max_in_flight;
+	EXPECT_EQ(rx.flows(), 1u);
+	return r;
+}
+
+// What every run must show: every message delivered byte-exact and in
+// order, completed at the sender (blocks, and so messages, may complete
+// out of order), the window never exceeded, UnoCC started and bounding.
+void expect_complete(const Result &r)
+{
+	EXPECT_TRUE(r.finished);
+	EXPECT_EQ(r.got, r.sent);
+	std::map<uint32_t, uint64_t> done, want;
+	for (const Completion &c : r.completed)
+		done[c.msg_id] = c.bytes;
+	for (const DeliveredMessage &m : r.sent)
+		want[m.msg_id] = m.bytes.size();
+	EXPECT_EQ(done, want);
+	EXPECT_EQ(r.completed.size(), r.sent.size());
+	EXPECT_GT(r.dropped, 0u);
+	EXPECT_EQ(r.over_window, 0u);
+	EXPECT_GT(r.flow.window_stops, 0u);
+	EXPECT_GT(r.flow.max_cwnd, 0u);
+	EXPECT_LT(r.max_in_flight, r.flow.max_cwnd + kLen);
+	EXPECT_EQ(r.flow.drops.total(), 0u);
+	EXPECT_EQ(r.rx.drops.total(), 0u);
+	EXPECT_EQ(r.flow.send_failures, 0u);
+}
+
+bool every_7th(uint64_t seq, const PacketHeader &)
+{
+	return seq % 7 == 0;
+}
+
+// The first transmission of three packets of block 3 and of block 9
+// whole: a NACK repairs the first, only the RTO the second. (Block 9's
+// packets fill most of the window until their RTO, so a partial loss
+// after it would wait for the RTO too.)
+bool blocks(uint64_t, const PacketHeader &h)
+{
+	const bool first = !(h.flags & kFlagRetx);
+	return first && ((h.block_id == 3 && h.block_idx < 3) || h.block_id == 9);
+}
+
+bool have_ipv6()
+{
+	try {
+		bind_udp(parse_endpoint("[::1]:0"));
+		return true;
+	} catch (const SysError &) {
+		return false;
+	}
+}
+
+} // namespace
+
+TEST(Transport, EveryKthLostIsDecoded)
+{
+	const Result r = run("127.0.0.1:0", kCode, 10, every_7th);
+	expect_complete(r);
+	EXPECT_GT(r.rx_totals.decoded, 0u);
+}
+
+TEST(Transport, WholeBlockLostIsResent)
+{
+	const Result r = run("127.0.0.1:0", kCode, 10, blocks);
+	expect_complete(r);
+	EXPECT_GT(r.rx_totals.decoded, 0u);
+	EXPECT_GT(r.rx.nacks, 0u);
+	EXPECT_GT(r.flow.nacks, 0u);
+	EXPECT_GT(r.flow.rto_events, 0u);
+	EXPECT_GT(r.sender.retransmits, 0u);
+}
+
+// Intra-DC: no parity, per-packet ACKs and the RTO alone (spec 6.3).
+TEST(Transport, NoCodeRepairsByRto)
+{
+	const Result r = run("127.0.0.1:0", kNoCode, 1, every_7th);
+	expect_complete(r);
+	EXPECT_EQ(r.rx_totals.decoded, 0u);
+	EXPECT_EQ(r.rx.nacks, 0u);
+	EXPECT_GT(r.flow.rto_events, 0u);
+	EXPECT_GT(r.sender.retransmits, 0u);
+}
+
+TEST(Transport, Ipv6)
+{
+	if (!have_ipv6())
+		GTEST_SKIP() << "no IPv6 loopback";
+	const Result r = run("[::1]:0", kCode, 10, blocks);
+	expect_complete(r);
+	EXPECT_GT(r.sender.retransmits, 0u);
+}
+
+// Every sub-flow leaves from a source port of its own, ECT(0).
+void expect_ect0_subflows(const std::string &listen)
+{
+	const Fd rx = bind_udp(parse_endpoint(listen));
+	PortPaths paths(local_endpoint(rx.get()), 3);
+	const std::vector<uint16_t> ports = paths.ports();
+	EXPECT_EQ(std::set<uint16_t>(ports.begin(), ports.end()).size(), 3u);
+	const uint8_t byte = 0x42;
+	for (uint16_t k = 0; k < 3; k++) {
+		ASSERT_TRUE(paths.send(k, { &byte, 1 }));
+		pollfd p = { .fd = rx.get(), .events = POLLIN, .revents = 0 };
+		ASSERT_EQ(::poll(&p, 1, 5000), 1);
+		uint8_t buf[4];
+		Datagram d;
+		ASSERT_TRUE(recv_datagram(rx.get(), buf, &d));
+		EXPECT_EQ(d.len, 1u);
+		EXPECT_EQ(d.ecn, kEct0);
+		EXPECT_EQ(d.from.port(), ports[k]);
+	}
+}
+
+TEST(Transport, SubflowsSendEct0)
+{
+	expect_ect0_subflows("127.0.0.1:0");
+	if (have_ipv6())
+		expect_ect0_subflows("[::1]:0");
+}
+
+TEST(Transport, CodePolicyByPrefix)
+{
+	const CodePolicy p = { .inter_prefixes = { parse_prefix("10.2.0.0/16"), parse_prefix("fd00::/8") },
+			       .inter = kCode,
+			       .intra = kNoCode };
+	EXPECT_EQ(p.code_for(parse_endpoint("10.2.3.4:1")).y, 2);
+	EXPECT_EQ(p.code_for(parse_endpoint("10.3.3.4:1")).y, 0);
+	EXPECT_EQ(p.code_for(parse_endpoint("[fd12::1]:1")).y, 2);
+	EXPECT_EQ(p.code_for(parse_endpoint("[::ffff:10.2.0.1]:1")).y, 2);
+	EXPECT_EQ(p.code_for(parse_endpoint("[fe80::1]:1")).y, 0);
+	EXPECT_TRUE(contains(parse_prefix("0.0.0.0/0"), parse_endpoint("1.2.3.4:5")));
+	EXPECT_TRUE(contains(parse_prefix("10.2.3.5/31"), parse_endpoint("10.2.3.4:5")));
+	EXPECT_FALSE(contains(parse_prefix("10.2.3.5/32"), parse_endpoint("10.2.3.4:5")));
+	EXPECT_THROW(parse_prefix("10.0.0.0/33"), std::invalid_argument);
+	EXPECT_THROW(parse_prefix("10.0.0.0"), std::invalid_argument);
+	EXPECT_THROW(parse_endpoint("::1:80"), std::invalid_argument);
+	EXPECT_THROW(parse_endpoint("1.2.3.4:65536"), std::invalid_argument);
+	EXPECT_THROW(parse_endpoint("1.2.3.4:x"), std::invalid_argument);
+	EXPECT_EQ(to_string(parse_endpoint("[::1]:80")), "[::1]:80");
+}
+
+namespace {
+
+// A plain UDP socket aimed at the receiver, with the given TOS byte.
+Fd raw_sender(const Endpoint &to, int tos)
+{
+	Fd fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+	EXPECT_GE(fd.get(), 0);
+	EXPECT_EQ(::setsockopt(fd.get(), IPPROTO_IP, IP_TOS, &tos, sizeof(tos)), 0);
+	EXPECT_EQ(::connect(fd.get(), to.sa(), to.len), 0);
+	return fd;
+}
+
+Bytes datagram(const PacketHeader &h, size_t payload)
+{
+	const auto head = serialize(h);
+	Bytes b(head.begin(), head.end());
+	b.resize(b.size() + payload, 0xab);
+	return b;
+}
+
+// Runs rx until it has read n datagrams in all.
+void pump(ReceiverTransport &rx, uint64_t n)
+{
+	Loop loop;
+	loop.add(rx);
+	EXPECT_TRUE(loop.run([&](uint64_t) { return rx.stats().datagrams < n; },
+			     monotonic_ns() + 5'000 * kMs));
+}
+
+} // namespace
+
+TEST(Transport, MalformedDatagramsAreCountedAndChangeNothing)
+{
+	ReceiverOptions ro = { .codes = { .inter_prefixes = {}, .inter = kNoCode, .intra = kNoCode },
+			       .ec_wait_ns = 2 * kMs, .window_bytes = 1 << 20, .max_flows = 1 };
+	ReceiverTransport rx(parse_endpoint("127.0.0.1:0"), ro);
+	const Fd s = raw_sender(rx.local(), 0x03); // CE
+	const PacketHeader good = { .type = Type::Data, .flags = kFlagLastBlock, .flow_id = 5,
+				    .payload_len = 10, .msg_id = 1, .msg_len = 10 };
+	PacketHeader bad_psn = good;
+	bad_psn.psn = 3;
+	const AckBytes ack_bytes = serialize(Ack{ .flow_id = 5 });
+	const std::vector<Bytes> garbage = {
+		{},                               // truncated
+		{ 0x20 },                         // bad_version
+		{ 0x14 },                         // bad_type
+		Bytes(39, 0x10),                  // truncated
+		datagram(bad_psn, 10),            // bad_psn
+		datagram(good, 9),                // payload_truncated
+		datagram(good, 11),               // trailing_bytes
+		Bytes(ack_bytes.begin(), ack_bytes.end()), // wrong_type
+	};
+	for (const Bytes &g : garbage)
+		ASSERT_EQ(::send(s.get(), g.data(), g.size(), 0), static_cast<ssize_t>(g.size()));
+	pump(rx, garbage.size());
+	const auto &w = rx.stats().drops.wire;
+	EXPECT_EQ(w[static_cast<size_t>(WireError::Truncated)], 2u);
+	EXPECT_EQ(w[static_cast<size_t>(WireError::BadVersion)], 1u);
+	EXPECT_EQ(w[static_cast<size_t>(WireError::BadType)], 1u);
+	EXPECT_EQ(w[static_cast<size_t>(WireError::BadPsn)], 1u);
+	EXPECT_EQ(w[static_cast<size_t>(WireError::PayloadTruncated)], 1u);
+	EXPECT_EQ(w[static_cast<size_t>(WireError::TrailingBytes)], 1u);
+	EXPECT_EQ(rx.stats().drops.transport[static_cast<size_t>(Drop::WrongType)], 1u);
+	EXPECT_EQ(rx.stats().drops.total(), garbage.size());
+	EXPECT_EQ(rx.flows(), 0u);
+	EXPECT_EQ(rx.stats().acks, 0u);
+	EXPECT_TRUE(rx.take_delivered().empty());
+
+	// Then a good packet, CE-marked: one flow, its ACK echoes CE; a
+	// second flow is over max_flows.
+	Bytes ok = datagram(good, 10);
+	ASSERT_EQ(::send(s.get(), ok.data(), ok.size(), 0), static_cast<ssize_t>(ok.size()));
+	PacketHeader other = good;
+	other.flow_id = 6;
+	ok = datagram(other, 10);
+	ASSERT_EQ(::send(s.get(), ok.data(), ok.size(), 0), static_cast<ssize_t>(ok.size()));
+	pump(rx, garbage.size() + 2);
+	EXPECT_EQ(rx.flows(), 1u);
+	EXPECT_EQ(rx.stats().ce, garbage.size() + 2);
+	EXPECT_EQ(rx.stats().drops.transport[static_cast<size_t>(Drop::FlowLimit)], 1u);
+	const auto got = rx.take_delivered();
+	ASSERT_EQ(got.size(), 1u);
+	EXPECT_EQ(got[0].msg.bytes, Bytes(10, 0xab));
+	AckBytes ack;
+	ASSERT_EQ(::recv(s.get(), ack.data(), ack.size(), 0), static_cast<ssize_t>(ack.size()));
+	Message m;
+	ASSERT_EQ(parse(ack.data(), ack.size(), kNoCode, &m), WireError::Ok);
+	EXPECT_EQ(std::get<Ack>(m).flags, kFlagEcnCeEcho);
+	EXPECT_EQ(std::get<Ack>(m).flow_id, 5u);
+}
+
+// Garbage back at a sender, from the receiver's address and port: counted
+// by reason, and UnoCC never sees it (no RTT sample: no base RTT).
+TEST(Transport, GarbageRepliesAreCountedAtTheSender)
+{
+	const uno_params params = test_params();
+	const Fd peer = bind_udp(parse_endpoint("127.0.0.1:0"));
+	const uint64_t start = monotonic_ns();
+	SenderFlow tx({ .flow_id = 9, .code = kCode, .rto_ns = 50 * kMs, .cc = &params },
+		      std::make_unique<PortPaths>(local_endpoint(peer.get()), 2), start);
+	tx.send_message(1, Bytes(3000, 7), start);
+	Loop loop;
+	loop.add(tx);
+	EXPECT_TRUE(loop.run([&](uint64_t) { return tx.stats().packets_sent == 0; },
+			     start + 5'000 * kMs));
+	// The window's floor lets one packet out before the first ACK.
+	EXPECT_EQ(tx.stats().packets_sent, 1u);
+	pollfd p = { .fd = peer.get(), .events = POLLIN, .revents = 0 };
+	ASSERT_EQ(::poll(&p, 1, 5000), 1);
+	Bytes buf(2000);
+	Datagram d;
+	ASSERT_TRUE(recv_datagram(peer.get(), buf, &d));
+	const Bytes data(buf.begin(), buf.begin() + d.len);
+	Message m;
+	ASSERT_EQ(parse(data.data(), data.size(), kCode, &m), WireError::Ok);
+	const PacketHeader h = std::get<PacketHeader>(m);
+
+	const auto ack = [&](uint32_t flow, uint64_t psn, uint16_t subflow) {
+		const AckBytes a = serialize(Ack{ .subflow = subflow,
+						  .flow_id = flow,
+						  .acked_psn = psn,
+						  .echo_tx_ts_ns = h.tx_ts_ns });
+		return Bytes(a.begin(), a.end());
+	};
+	const NackBytes nack = serialize(Nack{ .flow_id = 9, .block_id = 1000 });
+	const std::vector<Bytes> garbage = {
+		{},                             // truncated
+		data,                           // wrong_type
+		ack(8, h.psn, h.subflow),       // other_flow
+		ack(9, 77, 0),                  // bad_acks: never sent
+		ack(9, h.psn, 5),               // bad_acks: no sub-flow 5
+		Bytes(nack.begin(), nack.end()), // a block not held: nothing
+		Bytes(41, 0x12),                // trailing_bytes
+	};
+	for (const Bytes &g : garbage)
+		ASSERT_EQ(::sendto(peer.get(), g.data(), g.size(), 0, d.from.sa(), d.from.len),
+			  static_cast<ssize_t>(g.size()));
+	const auto seen = [&] {
+		return tx.stats().acks + tx.stats().nacks + tx.stats().drops.total();
+	};
+	EXPECT_TRUE(loop.run([&](uint64_t) { return seen() < garbage.size(); },
+			     monotonic_ns() + 5'000 * kMs));
+	const FlowStats &s = tx.stats();
+	EXPECT_EQ(s.drops.wire[static_cast<size_t>(WireError::Truncated)], 1u);
+	EXPECT_EQ(s.drops.wire[static_cast<size_t>(WireError::TrailingBytes)], 1u);
+	EXPECT_EQ(s.drops.transport[static_cast<size_t>(Drop::WrongType)], 1u);
+	EXPECT_EQ(s.drops.transport[static_cast<size_t>(Drop::OtherFlow)], 1u);
+	EXPECT_EQ(s.drops.total(), 4u);
+	EXPECT_EQ(tx.sender().counters().bad_acks, 2u);
+	EXPECT_EQ(s.nacks, 1u);
+	EXPECT_EQ(tx.cc().base_rtt_us, 0u);
+	EXPECT_EQ(tx.sender().in_flight_bytes(), h.payload_len);
+	EXPECT_TRUE(tx.take_completed().empty());
+}
