@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# UnoRC under WAN loss (Uno Sec. 4.2, spec 6): one inter-DC sender behind
+# the WAN (netem delay, and loss on the data's way) sends messages of
+# 64 KB, one at a time, to the receiver through a 100 Mbit/s phantom port;
+# with the (8+2) code and without it, at 1 % and 5 % loss. Every message
+# must complete with every byte as sent, whatever was lost. Coding must
+# repair most losses within the RTT instead of at the RTO: at 1 % its p99
+# FCT is at least 2 x lower than without (issue 13's bound; a claim in
+# make check, whose runs are short: the p99 of 39 messages is the worst
+# one). The first message of each run starts the flow (UnoCC's window
+# opens at one BDP on the first RTT sample) and is left out of the FCTs.
+# uno-timeout: 300
+. "$(dirname "$0")/../lib/testbed.sh"
+
+UNORC=${UNORC:-/uno/bin/unorc}
+MESSAGES=40
+SIZE=65536
+PORT=9400
+
+tb_dumbbell 0 1
+tb_bottleneck_phantom 100
+# ec_wait and the RTO as spec 6.2 and 6.3 set them for an inter-DC flow:
+# the drain time of the path's buffers, here the 1 MB port at 100 Mbit/s,
+# and the base RTT plus that.
+EC_WAIT_US=$((1000000 * 8 / 100))
+RTO_US=$((TB_WAN_RTT * 1000 + EC_WAIT_US))
+
+# run LOSS_PCT CODE: one transfer; its summaries go to unorc-LOSS-CODE.json.
+run() {
+	_name=unorc-$1-$2
+	if [ "$2" = coded ]; then _code="--code 8+2"; else _code="--no-code"; fi
+	tb_exec bor $TC qdisc change dev wan0 root netem \
+		delay "$(tb_calc "$TB_WAN_RTT / 2")ms" limit 1000000 loss "$1%" ||
+		tb_die "netem loss on bor:wan0"
+	# shellcheck disable=SC2086
+	tb_exec rcv "$UNORC" recv --listen "$TB_RCV_ADDR:$PORT" --messages $MESSAGES \
+		--ec-wait-us $EC_WAIT_US --idle-ms 30000 $_code --json > "$OUT_DIR/$_name-recv.json" 2>&1 &
+	_rpid=$!
+	sleep 0.5
+	# shellcheck disable=SC2086
+	tb_exec w1 "$UNORC" send --to "$TB_RCV_ADDR:$PORT" --messages $MESSAGES --size $SIZE \
+		$_code --rto-us $RTO_US --link-mbps 100 --timeout-s 120 --json \
+		> "$OUT_DIR/$_name-send.json" 2>&1 || tb_log "$_name: unorc send failed"
+	wait $_rpid || tb_log "$_name: unorc recv failed"
+	_s=$(grep '"send_summary"' "$OUT_DIR/$_name-send.json")
+	_r=$(grep '"recv_summary"' "$OUT_DIR/$_name-recv.json")
+	[ -n "$_s" ] && [ -n "$_r" ] || tb_die "$_name: no summary"
+	tb_log "$_name: $(echo "$_s" | jq -c '{fct_us, retransmissions, nacks, rto_events, timeouts}')"
+	tb_check "$_name:messages" "$(echo "$_r" | jq .messages)" "==" $MESSAGES
+	tb_check "$_name:mismatched_bytes" "$(echo "$_r" | jq .mismatched_bytes)" "==" 0
+	tb_check "$_name:complete" "$(echo "$_s" | jq '.complete | if . then 1 else 0 end')" "==" 1
+	eval "p99_$1_$2=$(jq -s '[.[] | select(.role == "send" and .msg_id > 0) | .fct_us] | sort |
+		.[((length - 1) * 0.99 | round)]' "$OUT_DIR/$_name-send.json")"
+}
+
+for loss in 1 5; do
+	run $loss coded
+	run $loss uncoded
+done
+# shellcheck disable=SC2154
+tb_claim coded_p99_gain_1pct "$(tb_calc "$p99_1_uncoded / $p99_1_coded")" ">=" 2
+# shellcheck disable=SC2154
+tb_log "p99 FCT us: 1 % loss coded $p99_1_coded, uncoded $p99_1_uncoded; 5 % coded $p99_5_coded, uncoded $p99_5_uncoded"
+tb_exit
