@@ -10,6 +10,11 @@
 # make check, whose runs are short: the p99 of 39 messages is the worst
 # one). The first message of each run starts the flow (UnoCC's window
 # opens at one BDP on the first RTT sample) and is left out of the FCTs.
+#
+# Then, without loss, one of the ten sub-flows' paths drops every packet
+# silently (a u32 filter on the WAN on its source port): its packets are
+# lost on every send, coding rebuilds them and an RTO resends on the next
+# sub-flow, so every message must still complete byte-exact.
 # uno-timeout: 300
 . "$(dirname "$0")/../lib/testbed.sh"
 
@@ -17,6 +22,7 @@ UNORC=${UNORC:-/uno/bin/unorc}
 MESSAGES=40
 SIZE=65536
 PORT=9400
+SPORT=40000			# sub-flow k sends from SPORT + k
 
 tb_dumbbell 0 1
 tb_bottleneck_phantom 100
@@ -26,9 +32,10 @@ tb_bottleneck_phantom 100
 EC_WAIT_US=$((1000000 * 8 / 100))
 RTO_US=$((TB_WAN_RTT * 1000 + EC_WAIT_US))
 
-# run LOSS_PCT CODE: one transfer; its summaries go to unorc-LOSS-CODE.json.
+# run LOSS_PCT CODE [NAME]: one transfer; its summaries go to
+# unorc-NAME-{send,recv}.json (NAME: LOSS-CODE).
 run() {
-	_name=unorc-$1-$2
+	_name=unorc-${3:-$1-$2}
 	if [ "$2" = coded ]; then _code="--code 8+2"; else _code="--no-code"; fi
 	tb_exec bor $TC qdisc change dev wan0 root netem \
 		delay "$(tb_calc "$TB_WAN_RTT / 2")ms" limit 1000000 loss "$1%" ||
@@ -40,7 +47,7 @@ run() {
 	sleep 0.5
 	# shellcheck disable=SC2086
 	tb_exec w1 "$UNORC" send --to "$TB_RCV_ADDR:$PORT" --messages $MESSAGES --size $SIZE \
-		$_code --rto-us $RTO_US --link-mbps 100 --timeout-s 120 --json \
+		$_code --source-port $SPORT --rto-us $RTO_US --link-mbps 100 --timeout-s 120 --json \
 		> "$OUT_DIR/$_name-send.json" 2>&1 || tb_log "$_name: unorc send failed"
 	wait $_rpid || tb_log "$_name: unorc recv failed"
 	_s=$(grep '"send_summary"' "$OUT_DIR/$_name-send.json")
@@ -60,6 +67,13 @@ for loss in 1 5; do
 done
 # shellcheck disable=SC2154
 tb_claim coded_p99_gain_1pct "$(tb_calc "$p99_1_uncoded / $p99_1_coded")" ">=" 2
+tb_exec bor $TC qdisc add dev wan0 clsact || tb_die "clsact on bor:wan0"
+tb_exec bor $TC filter add dev wan0 egress protocol ip u32 match ip protocol 17 0xff \
+	match ip sport $((SPORT + 3)) 0xffff action drop || tb_die "black hole on bor:wan0"
+run 0 coded blackhole
+blackholed=$(tb_exec bor $TC -s -j filter show dev wan0 egress |
+	jq '[.[] | .options.actions[]? | .stats.packets // 0] | add // 0')
+tb_check blackhole:packets_dropped "$blackholed" ">" 0
 # shellcheck disable=SC2154
 tb_log "p99 FCT us: 1 % loss coded $p99_1_coded, uncoded $p99_1_uncoded; 5 % coded $p99_5_coded, uncoded $p99_5_uncoded"
 tb_exit

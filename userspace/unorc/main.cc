@@ -226,6 +226,7 @@ struct SendOptions {
 	uint64_t messages = 0;
 	size_t size = 0;
 	int subflows = 0;
+	uint16_t source_port = 0;
 	uint64_t outstanding = 1;
 	uint64_t rto_us = 10000;
 	uint32_t flow_id = 0;
@@ -261,7 +262,7 @@ int run_send(const SendOptions &o)
 	const CodePolicy policy = code_policy(o.code);
 	const WireLimits code = policy.code_for(dst);
 	const int subflows = o.subflows ? o.subflows : (code.y ? code.x + code.y : 1);
-	auto paths = std::make_unique<PortPaths>(dst, subflows);
+	auto paths = std::make_unique<PortPaths>(dst, subflows, o.source_port);
 	const std::vector<uint16_t> ports = paths->ports();
 	const uint64_t start = monotonic_ns();
 	SenderFlow tx({ .flow_id = o.flow_id, .code = code, .rto_ns = o.rto_us * kUs, .cc = &o.cc },
@@ -321,6 +322,9 @@ void add_send_options(CLI::App *send, SendOptions &o)
 	send->add_option("--subflows", o.subflows,
 			 "UDP source ports (default: n of the code, 1 without)")
 		->check(CLI::Range(1, 65536));
+	send->add_option("--source-port", o.source_port,
+			 "sub-flow k sends from port P + k (default: ephemeral ports)")
+		->type_name("P")->check(CLI::Range(1, 65535));
 	send->add_option("--outstanding", o.outstanding, "messages in flight at once")
 		->default_val(1)->check(CLI::Range(uint64_t{ 1 }, uint64_t{ 1 } << 20));
 	send->add_option("--rto-us", o.rto_us, "retransmission timeout (spec 9.24)")

@@ -231,13 +231,40 @@ Fd bind_udp(const Endpoint &e)
 	return fd;
 }
 
-Fd connect_udp_ect(const Endpoint &dst)
+namespace {
+
+// The wildcard address of family with port.
+Endpoint any_endpoint(int family, uint16_t port)
+{
+	Endpoint e;
+	if (family == AF_INET) {
+		auto *in = reinterpret_cast<sockaddr_in *>(&e.ss);
+		in->sin_family = AF_INET;
+		in->sin_port = htons(port);
+		e.len = sizeof(*in);
+	} else {
+		auto *in6 = reinterpret_cast<sockaddr_in6 *>(&e.ss);
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(port);
+		e.len = sizeof(*in6);
+	}
+	return e;
+}
+
+} // namespace
+
+Fd connect_udp_ect(const Endpoint &dst, uint16_t src_port)
 {
 	Fd fd = udp_socket(dst.family());
 	if (dst.family() == AF_INET)
 		set_int(fd.get(), IPPROTO_IP, IP_TOS, kEct0, "IP_TOS");
 	else
 		set_int(fd.get(), IPPROTO_IPV6, IPV6_TCLASS, kEct0, "IPV6_TCLASS");
+	if (src_port) {
+		const Endpoint src = any_endpoint(dst.family(), src_port);
+		if (::bind(fd.get(), src.sa(), src.len) < 0)
+			throw_errno("bind " + to_string(src));
+	}
 	if (::connect(fd.get(), dst.sa(), dst.len) < 0)
 		throw_errno("connect " + to_string(dst));
 	return fd;
@@ -267,13 +294,19 @@ bool recv_datagram(int fd, std::span<uint8_t> buf, Datagram *out)
 	return true;
 }
 
-PortPaths::PortPaths(const Endpoint &dst, int subflows)
+PortPaths::PortPaths(const Endpoint &dst, int subflows, uint16_t first_port)
 {
 	if (subflows < 1 || subflows > 65536)
 		throw std::invalid_argument("unorc: " + std::to_string(subflows) +
 					    " sub-flows: need 1..65536");
+	if (first_port && first_port + subflows - 1 > 65535)
+		throw std::invalid_argument("unorc: " + std::to_string(subflows) +
+					    " sub-flows from port " + std::to_string(first_port) +
+					    " pass 65535");
 	for (int k = 0; k < subflows; k++) {
-		fds_.push_back(connect_udp_ect(dst));
+		const uint16_t port = first_port ? static_cast<uint16_t>(first_port + k) : 0;
+
+		fds_.push_back(connect_udp_ect(dst, port));
 		raw_.push_back(fds_.back().get());
 	}
 }

@@ -86,9 +86,10 @@ bool contains(const Prefix &p, const Endpoint &e);
 // IPv6 endpoint. It reads the ECN field of every datagram (IP_RECVTOS,
 // IPV6_RECVTCLASS) for recv_datagram().
 Fd bind_udp(const Endpoint &e);
-// A non-blocking UDP socket bound to an ephemeral port and connected to
-// dst, sending ECT(0) (spec 6.4: IP_TOS / IPV6_TCLASS = 0x02).
-Fd connect_udp_ect(const Endpoint &dst);
+// A non-blocking UDP socket bound to src_port (0: an ephemeral one) and
+// connected to dst, sending ECT(0) (spec 6.4: IP_TOS / IPV6_TCLASS =
+// 0x02).
+Fd connect_udp_ect(const Endpoint &dst, uint16_t src_port = 0);
 
 // ECN codepoints (RFC 3168), the low two bits of the TOS or traffic class.
 inline constexpr uint8_t kEcnMask = 0x03;
@@ -125,11 +126,12 @@ public:
 	virtual std::span<const int> sockets() const = 0;
 };
 
-// One connected UDP socket per sub-flow, each bound to its own ephemeral
-// source port.
+// One connected UDP socket per sub-flow, each bound to its own source
+// port: first_port + k for sub-flow k, or ephemeral ones if first_port is
+// 0 (a fixed port lets a test or a firewall find a sub-flow's path).
 class PortPaths : public Paths {
 public:
-	PortPaths(const Endpoint &dst, int subflows);
+	PortPaths(const Endpoint &dst, int subflows, uint16_t first_port = 0);
 
 	int count() const override { return static_cast<int>(fds_.size()); }
 	bool send(uint16_t subflow, std::span<const uint8_t> dgram) override;

@@ -273,6 +273,26 @@ TEST(Transport, SubflowsSendEct0)
 		expect_ect0_subflows("[::1]:0");
 }
 
+// --source-port: sub-flow k sends from first_port + k; a range past 65535
+// is refused.
+TEST(Transport, SubflowsFromAFixedFirstPort)
+{
+	const Fd rx = bind_udp(parse_endpoint("127.0.0.1:0"));
+	const Endpoint dst = local_endpoint(rx.get());
+	uint16_t first;
+	{
+		// A port the kernel just found free, and the two above it.
+		const Fd probe = connect_udp_ect(dst);
+		first = local_endpoint(probe.get()).port();
+	}
+	if (first > 65533)
+		first = 40000;
+	PortPaths paths(dst, 3, first);
+	EXPECT_EQ(paths.ports(), (std::vector<uint16_t>{ first, static_cast<uint16_t>(first + 1),
+							  static_cast<uint16_t>(first + 2) }));
+	EXPECT_THROW(PortPaths(dst, 3, 65534), std::invalid_argument);
+}
+
 TEST(Transport, CodePolicyByPrefix)
 {
 	const CodePolicy p = { .inter_prefixes = { parse_prefix("10.2.0.0/16"), parse_prefix("fd00::/8") },
