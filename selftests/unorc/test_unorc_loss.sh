@@ -10,6 +10,9 @@
 # make check, whose runs are short: the p99 of 39 messages is the worst
 # one). The first message of each run starts the flow (UnoCC's window
 # opens at one BDP on the first RTT sample) and is left out of the FCTs.
+# In the same run and at 1 %, cubic and bbr send the same 40 messages as
+# TCP flows (unoperf, one connection each, connected ahead and started
+# 200 ms apart): the coded p99 must be lower than both (also a claim).
 #
 # Then, without loss, one of the ten sub-flows' paths drops every packet
 # silently (a u32 filter on the WAN on its source port): its packets are
@@ -61,12 +64,48 @@ run() {
 		.[((length - 1) * 0.99 | round)]' "$OUT_DIR/$_name-send.json")"
 }
 
+# run_tcp LOSS_PCT CC: the same messages as TCP flows of CC, one
+# connection each, 200 ms apart; unoperf's output in tcp-LOSS-CC.json.
+run_tcp() {
+	_name=tcp-$1-$2
+	_port=$((5400 + ${_tcp_runs:=0}))
+	_tcp_runs=$((_tcp_runs + 1))
+	tb_need_cc "$2"
+	tb_exec bor $TC qdisc change dev wan0 root netem \
+		delay "$(tb_calc "$TB_WAN_RTT / 2")ms" limit 1000000 loss "$1%" ||
+		tb_die "netem loss on bor:wan0"
+	_i=0
+	while [ $_i -lt $MESSAGES ]; do
+		echo "ns=$(tb_ns w1),size=$SIZE,cc=$2,start=$((_i * 200000)),class=msg$_i"
+		_i=$((_i + 1))
+	done > "$TB_RUN/$_name.flows"
+	$UNOPERF server --netns "$(tb_ns rcv)" -p $_port --count $MESSAGES \
+		-j "$TB_RUN/$_name-server.jsonl" 2> /dev/null &
+	_spid=$!
+	tb_wait_listen rcv $_port
+	$UNOPERF client --dst "$TB_RCV_ADDR:$_port" -F "$TB_RUN/$_name.flows" --timeout 60 \
+		-j "$OUT_DIR/$_name.json" 2> "$TB_RUN/$_name.err" ||
+		tb_log "$_name: $(tail -n 3 "$TB_RUN/$_name.err")"
+	kill $_spid 2> /dev/null
+	wait $_spid 2> /dev/null
+	tb_check "$_name:completed" "$(jq '[.flows[] | select(.ok)] | length' "$OUT_DIR/$_name.json")" \
+		"==" $MESSAGES
+	eval "p99_$1_$2=$(jq '[.flows[] | select(.ok and .class != "msg0") | .fct_us] | sort |
+		.[((length - 1) * 0.99 | round)]' "$OUT_DIR/$_name.json")"
+}
+
 for loss in 1 5; do
 	run $loss coded
 	run $loss uncoded
 done
+run_tcp 1 cubic
+run_tcp 1 bbr
 # shellcheck disable=SC2154
 tb_claim coded_p99_gain_1pct "$(tb_calc "$p99_1_uncoded / $p99_1_coded")" ">=" 2
+# shellcheck disable=SC2154
+tb_claim coded_p99_below_cubic_1pct "$p99_1_coded" "<" "$p99_1_cubic"
+# shellcheck disable=SC2154
+tb_claim coded_p99_below_bbr_1pct "$p99_1_coded" "<" "$p99_1_bbr"
 tb_exec bor $TC qdisc add dev wan0 clsact || tb_die "clsact on bor:wan0"
 tb_exec bor $TC filter add dev wan0 egress protocol ip u32 match ip protocol 17 0xff \
 	match ip sport $((SPORT + 3)) 0xffff action drop || tb_die "black hole on bor:wan0"
@@ -75,5 +114,5 @@ blackholed=$(tb_exec bor $TC -s -j filter show dev wan0 egress |
 	jq '[.[] | .options.actions[]? | .stats.packets // 0] | add // 0')
 tb_check blackhole:packets_dropped "$blackholed" ">" 0
 # shellcheck disable=SC2154
-tb_log "p99 FCT us: 1 % loss coded $p99_1_coded, uncoded $p99_1_uncoded; 5 % coded $p99_5_coded, uncoded $p99_5_uncoded"
+tb_log "p99 FCT us: 1 % loss coded $p99_1_coded, uncoded $p99_1_uncoded, cubic $p99_1_cubic, bbr $p99_1_bbr; 5 % coded $p99_5_coded, uncoded $p99_5_uncoded"
 tb_exit
