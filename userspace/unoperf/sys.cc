@@ -26,13 +26,6 @@ void throw_errno(const std::string &what)
 	throw SysError(errno_message(what, errno));
 }
 
-void Fd::reset(int fd)
-{
-	if (fd_ >= 0)
-		::close(fd_);
-	fd_ = fd;
-}
-
 OutputFile::OutputFile(const std::string &path, bool append)
 {
 	if (path.empty() || path == "-") {

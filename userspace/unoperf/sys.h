@@ -11,6 +11,8 @@
 #include <string>
 #include <utility>
 
+#include "uno_fd.h"
+
 namespace unoperf {
 
 // A failed system call or an unusable environment (missing namespace, ...).
@@ -23,29 +25,7 @@ public:
 std::string errno_message(const std::string &what, int err);
 [[noreturn]] void throw_errno(const std::string &what);
 
-// Owns one file descriptor.
-class Fd {
-public:
-	Fd() = default;
-	explicit Fd(int fd) : fd_(fd) {}
-	Fd(Fd &&o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-	Fd &operator=(Fd &&o) noexcept
-	{
-		if (this != &o)
-			reset(std::exchange(o.fd_, -1));
-		return *this;
-	}
-	Fd(const Fd &) = delete;
-	Fd &operator=(const Fd &) = delete;
-	~Fd() { reset(); }
-
-	int get() const { return fd_; }
-	explicit operator bool() const { return fd_ >= 0; }
-	void reset(int fd = -1);
-
-private:
-	int fd_ = -1;
-};
+using uno::Fd;
 
 // Output text to a file (created 0644, truncated or appended to) or, for ""
 // and "-", to stdout. Every write is flushed; errors throw SysError.

@@ -91,13 +91,6 @@ bool ecn_of(const cmsghdr *c, uint8_t *ecn)
 
 } // namespace
 
-void Fd::reset(int fd)
-{
-	if (fd_ >= 0)
-		::close(fd_);
-	fd_ = fd;
-}
-
 uint64_t monotonic_ns()
 {
 	timespec ts;

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "uno_fd.h"
+
 namespace unorc {
 
 // A failed system call: "what: strerror(errno)".
@@ -24,28 +26,7 @@ public:
 	using std::runtime_error::runtime_error;
 };
 
-// Owns one file descriptor.
-class Fd {
-public:
-	Fd() = default;
-	explicit Fd(int fd) : fd_(fd) {}
-	Fd(Fd &&o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-	Fd &operator=(Fd &&o) noexcept
-	{
-		if (this != &o)
-			reset(std::exchange(o.fd_, -1));
-		return *this;
-	}
-	Fd(const Fd &) = delete;
-	Fd &operator=(const Fd &) = delete;
-	~Fd() { reset(); }
-
-	int get() const { return fd_; }
-	void reset(int fd = -1);
-
-private:
-	int fd_ = -1;
-};
+using uno::Fd;
 
 uint64_t monotonic_ns();
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "wire.h"
 
+#include "uno_be.h"
+
 namespace unorc {
 
 namespace {
@@ -8,19 +10,8 @@ namespace {
 constexpr uint8_t kPacketFlags = kFlagRetx | kFlagLastBlock;
 constexpr uint8_t kAckFlags = kFlagEcnCeEcho;
 
-template <typename T> void put_be(uint8_t *p, T v)
-{
-	for (size_t i = 0; i < sizeof(T); ++i)
-		p[i] = static_cast<uint8_t>(v >> (8 * (sizeof(T) - 1 - i)));
-}
-
-template <typename T> T get_be(const uint8_t *p)
-{
-	T v = 0;
-	for (size_t i = 0; i < sizeof(T); ++i)
-		v = static_cast<T>((v << 8) | p[i]);
-	return v;
-}
+using uno::get_be;
+using uno::put_be;
 
 uint8_t ver_type(Type t)
 {
