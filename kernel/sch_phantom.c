@@ -36,6 +36,7 @@
 #include <linux/udp.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
+#include <net/ip6_checksum.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include <net/netlink.h>
@@ -63,6 +64,7 @@ struct phantom_cfg {
 	u32 trim;		/* network-layer bytes a trim keeps; 0: off */
 	u32 trim_limit;		/* capacity of the trimmed-header band, bytes */
 	u8 trim_dscp;
+	u8 trim_valid;		/* 1: a trimmed UDP datagram is a valid one */
 };
 
 struct phantom_sched_data {
@@ -90,7 +92,9 @@ struct phantom_sched_data {
 /* Where a trim cuts a packet. */
 struct phantom_cut {
 	__be16 proto;		/* ETH_P_IP or ETH_P_IPV6 */
+	u8 l4proto;		/* IPPROTO_TCP, IPPROTO_UDP, ... */
 	u16 nhlen;		/* fixed IP header, plus IPv4 options */
+	u16 l4off;		/* transport header, from the network header */
 	u32 keep;		/* network-layer bytes kept */
 	u32 payload;		/* transport payload of the original packet */
 };
@@ -149,6 +153,8 @@ static bool phantom_trim_plan(const struct sk_buff *skb, u32 trim,
 	if (hdrs > l3len || noff + l3len > skb->len)
 		return false;
 
+	cut->l4proto = proto;
+	cut->l4off = hdrs;
 	switch (proto) {
 	case IPPROTO_TCP: {
 		const struct tcphdr *th;
@@ -173,14 +179,48 @@ static bool phantom_trim_plan(const struct sk_buff *skb, u32 trim,
 }
 
 /*
+ * Make a trimmed UDP datagram a valid, shorter one, as a UEC switch's
+ * trimmed packet is: its UDP length is what is left, its checksum is
+ * computed over that, and a receiver's socket reads the header.
+ */
+static bool phantom_trim_udp_fix(struct sk_buff *skb,
+				 const struct phantom_cut *cut)
+{
+	unsigned int off = skb_network_offset(skb) + cut->l4off;
+	unsigned int ulen = cut->keep - cut->l4off;
+	struct udphdr *uh;
+	__wsum csum;
+
+	if (skb_ensure_writable(skb, off + sizeof(*uh)))
+		return false;
+	uh = (struct udphdr *)(skb->data + off);
+	uh->len = htons(ulen);
+	uh->check = 0;
+	csum = skb_checksum(skb, off, ulen, 0);
+	if (cut->proto == htons(ETH_P_IP))
+		uh->check = csum_tcpudp_magic(ip_hdr(skb)->saddr,
+					      ip_hdr(skb)->daddr, ulen,
+					      IPPROTO_UDP, csum);
+	else
+		uh->check = csum_ipv6_magic(&ipv6_hdr(skb)->saddr,
+					    &ipv6_hdr(skb)->daddr, ulen,
+					    IPPROTO_UDP, csum);
+	if (!uh->check)
+		uh->check = CSUM_MANGLED_0;
+	return true;
+}
+
+/*
  * Cut @skb as planned: fix the IP length (and the IPv4 header checksum), set
  * the DSCP, turn CE back into ECT(0), and store the original transport
  * payload length in the IPv4 ID or the IPv6 flow label so that a receiver
- * can NACK the right amount. The transport checksum is left stale on
- * purpose: a stack that does not expect trimmed headers drops them.
+ * can NACK the right amount. Unless @valid and the packet is UDP, the
+ * transport checksum is left stale on purpose: a stack that does not
+ * expect trimmed headers drops them.
  */
 static bool phantom_trim_apply(struct sk_buff *skb,
-			       const struct phantom_cut *cut, u8 dscp)
+			       const struct phantom_cut *cut, u8 dscp,
+			       bool valid)
 {
 	unsigned int noff = skb_network_offset(skb);
 	u8 ecn;
@@ -208,6 +248,9 @@ static bool phantom_trim_apply(struct sk_buff *skb,
 		ip6_flow_hdr(ip6h, dscp << 2 | ecn, htonl(cut->payload));
 		ip6h->payload_len = htons(cut->keep - sizeof(*ip6h));
 	}
+	if (valid && cut->l4proto == IPPROTO_UDP &&
+	    !phantom_trim_udp_fix(skb, cut))
+		return false;
 	skb->ip_summed = CHECKSUM_NONE;
 	qdisc_skb_cb(skb)->pkt_len = skb->len;
 	return true;
@@ -261,7 +304,8 @@ static int phantom_enqueue_one(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 		q->trim_drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
-	if (!phantom_trim_apply(skb, &cut, q->cfg.trim_dscp)) {
+	if (!phantom_trim_apply(skb, &cut, q->cfg.trim_dscp,
+				q->cfg.trim_valid)) {
 		q->tail_drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
@@ -449,6 +493,7 @@ static const struct nla_policy phantom_policy[TCA_PHANTOM_MAX + 1] = {
 	[TCA_PHANTOM_TRIM_LIMIT] = { .type = NLA_U32 },
 	[TCA_PHANTOM_BURST]	 = NLA_POLICY_FULL_RANGE(NLA_U32,
 							 &phantom_burst_range),
+	[TCA_PHANTOM_TRIM_VALID] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static void phantom_get_u32(u32 *val, const struct nlattr *attr)
@@ -474,6 +519,8 @@ static void phantom_cfg_merge(struct phantom_cfg *cfg, struct nlattr **tb)
 	phantom_get_u32(&cfg->burst, tb[TCA_PHANTOM_BURST]);
 	if (tb[TCA_PHANTOM_TRIM_DSCP])
 		cfg->trim_dscp = nla_get_u8(tb[TCA_PHANTOM_TRIM_DSCP]);
+	if (tb[TCA_PHANTOM_TRIM_VALID])
+		cfg->trim_valid = nla_get_u8(tb[TCA_PHANTOM_TRIM_VALID]);
 }
 
 /* Set @x, unless given, to @ppm of @ref. */
@@ -664,7 +711,8 @@ static int phantom_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_PHANTOM_TRIM, cfg->trim) ||
 	    nla_put_u8(skb, TCA_PHANTOM_TRIM_DSCP, cfg->trim_dscp) ||
 	    nla_put_u32(skb, TCA_PHANTOM_TRIM_LIMIT, cfg->trim_limit) ||
-	    nla_put_u32(skb, TCA_PHANTOM_BURST, cfg->burst))
+	    nla_put_u32(skb, TCA_PHANTOM_BURST, cfg->burst) ||
+	    nla_put_u8(skb, TCA_PHANTOM_TRIM_VALID, cfg->trim_valid))
 		goto nla_put_failure;
 
 	return nla_nest_end(skb, opts);

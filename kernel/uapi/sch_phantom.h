@@ -34,6 +34,7 @@ enum {
 	TCA_PHANTOM_TRIM_DSCP,	/* u8: DSCP of trimmed headers */
 	TCA_PHANTOM_TRIM_LIMIT,	/* u32: trimmed-header band capacity, bytes */
 	TCA_PHANTOM_BURST,	/* u32: shaper bucket, bytes sent back to back */
+	TCA_PHANTOM_TRIM_VALID,	/* u8: 1: trimmed UDP datagrams leave valid */
 	__TCA_PHANTOM_MAX
 };
 

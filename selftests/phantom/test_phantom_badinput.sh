@@ -17,6 +17,7 @@
 tb_dumbbell 1 0
 GOOD="rate 200mbit limit 500kb ecn-min 50kb ecn-max 450kb phantom-rate 95% phantom-size 2mb"
 GOOD="$GOOD phantom-min 100kb phantom-max 1400kb trim 64 trim-dscp 0x2e trim-limit 32kb burst 32kb"
+GOOD="$GOOD trim-udp valid"
 # shellcheck disable=SC2086
 tb_exec tor $TC qdisc add dev p0 root handle 1: phantom $GOOD || tb_die "good options refused"
 
@@ -71,6 +72,7 @@ phantom-min is above phantom-max|phantom-max 50kb
 trim is shorter than an IPv4 and a TCP header|trim 20
 trim-limit cannot hold one trimmed header|trim 64 trim-limit 32
 integer out of range|trim-dscp 64
+not stale or valid|trim-udp on
 limit is smaller than one packet of the device MTU|limit 100
 burst is smaller than one packet of the device MTU|burst 0
 burst is smaller than one packet of the device MTU|burst 3000

@@ -212,6 +212,12 @@ std::optional<QdiscConf> Parser::qdisc(const toml::table &t)
 				bad("expected a DSCP, 0..63");
 			else
 				o.trim_dscp = static_cast<uint8_t>(i->get());
+		} else if (k == "trim-udp") {
+			auto s = node.as_string();
+			if (s && (s->get() == "valid" || s->get() == "stale"))
+				o.trim_valid = s->get() == "valid";
+			else
+				bad("expected \"valid\" or \"stale\"");
 		} else {
 			bad("unknown option");
 		}

@@ -146,6 +146,8 @@ burst = 64000
 [[qdisc]]
 dev = "eth1"
 rate = 400000000        # bit/s, as tc
+trim = 96
+trim-udp = "valid"
 )";
 
 TEST(Config, GoodFile)
@@ -171,7 +173,10 @@ TEST(Config, GoodFile)
 	EXPECT_EQ(o.trim, 0u);
 	EXPECT_EQ(o.burst, 64000u);
 	EXPECT_FALSE(o.trim_dscp);
+	EXPECT_FALSE(o.trim_valid);
 	EXPECT_EQ(c.qdiscs[1].opts.rate, 50000000u);
+	EXPECT_EQ(c.qdiscs[1].opts.trim, 96u);
+	EXPECT_EQ(c.qdiscs[1].opts.trim_valid, true);
 }
 
 TEST(Config, EmptyFileIsValid)
@@ -221,6 +226,8 @@ const BadFile kBadFiles[] = {
 	{ "bad trim", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\ntrim = \"on\"\n", 4, "qdisc.trim" },
 	{ "bad dscp", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\ntrim-dscp = 64\n", 4,
 	  "expected a DSCP" },
+	{ "bad trim-udp", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\ntrim-udp = true\n", 4,
+	  "qdisc.trim-udp: expected \"valid\" or \"stale\"" },
 	{ "unknown option", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\necn_min = \"1%\"\n", 4,
 	  "qdisc.ecn_min: unknown option" },
 	{ "dev twice", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\n[[qdisc]]\ndev = \"e\"\nrate = \"1mbit\"\n",
@@ -521,6 +528,7 @@ TEST(Netlink, PhantomRoundTrip)
 	o.trim = 0;
 	o.trim_dscp = 8;
 	o.burst = 64000;
+	o.trim_valid = true;
 
 	nlmsghdr *nlh = put_phantom_replace(buf, 3, 5, o);
 	EXPECT_EQ(nlh->nlmsg_flags,

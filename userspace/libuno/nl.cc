@@ -281,6 +281,8 @@ nlmsghdr *put_phantom_replace(char *buf, uint32_t seq, int ifindex, const Phanto
 		mnl_attr_put_u8(nlh, TCA_PHANTOM_TRIM_DSCP, *o.trim_dscp);
 	u32(TCA_PHANTOM_TRIM_LIMIT, o.trim_limit);
 	u32(TCA_PHANTOM_BURST, o.burst);
+	if (o.trim_valid)
+		mnl_attr_put_u8(nlh, TCA_PHANTOM_TRIM_VALID, *o.trim_valid);
 	mnl_attr_nest_end(nlh, nest);
 	return nlh;
 }
@@ -311,6 +313,8 @@ static void parse_phantom_opts(const nlattr *nest, PhantomOpts &o)
 		o.trim_dscp = mnl_attr_get_u8(tb[TCA_PHANTOM_TRIM_DSCP]);
 	o.trim_limit = get_u32(tb[TCA_PHANTOM_TRIM_LIMIT]);
 	o.burst = get_u32(tb[TCA_PHANTOM_BURST]);
+	if (has(tb[TCA_PHANTOM_TRIM_VALID], 1))
+		o.trim_valid = mnl_attr_get_u8(tb[TCA_PHANTOM_TRIM_VALID]);
 }
 
 static void parse_stats2(const nlattr *nest, QdiscInfo &q)

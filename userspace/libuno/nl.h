@@ -74,6 +74,7 @@ struct PhantomOpts {
 	std::optional<uint8_t> trim_dscp;
 	std::optional<uint32_t> trim_limit;
 	std::optional<uint32_t> burst;
+	std::optional<bool> trim_valid; // trimmed UDP datagrams leave valid
 
 	bool operator==(const PhantomOpts &) const = default;
 };

@@ -26,11 +26,12 @@ static void explain(void)
 		"		[ phantom-rate PERCENT%% ] [ phantom-size BYTES ]\n"
 		"		[ phantom-min BYTES ] [ phantom-max BYTES ]\n"
 		"		[ trim off|BYTES ] [ trim-dscp DSCP ] [ trim-limit BYTES ]\n"
-		"		[ burst BYTES ]\n"
+		"		[ trim-udp stale|valid ] [ burst BYTES ]\n"
 		"rate is the shaping rate, burst the bytes it may send back to back\n"
 		"(as tbf's burst), phantom-rate the phantom queue's drain rate in\n"
 		"percent of rate. ecn-* mark over the real backlog, phantom-* over\n"
-		"the phantom occupancy, as red's min and max.\n");
+		"the phantom occupancy, as red's min and max. trim-udp valid fixes a\n"
+		"trimmed UDP datagram's length and checksum, so that sockets read it.\n");
 }
 
 static void get_bytes(__u32 *val, bool *have, const char *key, const char *arg)
@@ -47,7 +48,7 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 {
 	bool have_rate = false, have_limit = false, have_pq_rate = false;
 	bool have_pq_size = false, have_trim = false, have_dscp = false;
-	bool have_trim_limit = false, have_burst = false;
+	bool have_trim_limit = false, have_burst = false, have_valid = false;
 	bool have_ecn_min = false, have_ecn_max = false;
 	bool have_pq_min = false, have_pq_max = false;
 	__u32 limit = 0, pq_rate = 0, pq_size = 0, trim = 0, trim_limit = 0;
@@ -55,7 +56,7 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	__u32 burst = 0;
 	struct rtattr *tail;
 	__u64 rate = 0;
-	__u8 dscp = 0;
+	__u8 dscp = 0, valid = 0;
 
 	(void)qu;
 	while (argc > 0) {
@@ -116,6 +117,15 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			NEXT_ARG();
 			get_bytes(&trim_limit, &have_trim_limit, "trim-limit",
 				  *argv);
+		} else if (strcmp(*argv, "trim-udp") == 0) {
+			NEXT_ARG();
+			if (have_valid)
+				duparg("trim-udp", *argv);
+			have_valid = true;
+			if (strcmp(*argv, "valid") == 0)
+				valid = 1;
+			else if (strcmp(*argv, "stale") != 0)
+				invarg("not stale or valid", *argv);
 		} else if (strcmp(*argv, "burst") == 0) {
 			NEXT_ARG();
 			get_bytes(&burst, &have_burst, "burst", *argv);
@@ -156,7 +166,9 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	    (have_trim_limit &&
 	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_TRIM_LIMIT, trim_limit)) ||
 	    (have_burst &&
-	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_BURST, burst)))
+	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_BURST, burst)) ||
+	    (have_valid &&
+	     addattr8(n, PHANTOM_MAXLEN, TCA_PHANTOM_TRIM_VALID, valid)))
 		return -1;
 	addattr_nest_end(n, tail);
 	return 0;
@@ -226,6 +238,10 @@ static int phantom_print_opt(struct qdisc_util *qu, FILE *f,
 		print_uint(PRINT_FP, NULL, "trim-dscp %#x ", rta_getattr_u8(a));
 	}
 	print_bytes(tb, TCA_PHANTOM_TRIM_LIMIT, "trim_limit", "trim-limit %s ");
+	a = attr_of(tb, TCA_PHANTOM_TRIM_VALID, sizeof(__u8));
+	if (a)
+		print_string(PRINT_ANY, "trim_udp", "trim-udp %s ",
+			     rta_getattr_u8(a) ? "valid" : "stale");
 	print_bytes(tb, TCA_PHANTOM_BURST, "burst", "burst %s ");
 	return 0;
 }

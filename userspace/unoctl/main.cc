@@ -172,6 +172,8 @@ json phantom_json(const uno::QdiscInfo &q)
 	add("trim", o.trim);
 	add("trim_dscp", o.trim_dscp);
 	add("trim_limit", o.trim_limit);
+	if (o.trim_valid)
+		opts["trim_udp"] = *o.trim_valid ? "valid" : "stale";
 
 	json j = { { "kind", q.kind },
 		   { "handle", handle_str(q.handle) },
@@ -236,6 +238,8 @@ void phantom_print(const uno::QdiscInfo &q)
 		std::printf(" trim-dscp %u", *o.trim_dscp);
 	if (o.trim_limit)
 		std::printf(" trim-limit %ub", *o.trim_limit);
+	if (o.trim_valid)
+		std::printf(" trim-udp %s", *o.trim_valid ? "valid" : "stale");
 	std::printf("\n Sent %llu bytes %llu pkt (dropped %u, overlimits %u requeues %u)\n",
 		    (unsigned long long)q.bytes, (unsigned long long)q.packets, q.drops,
 		    q.overlimits, q.requeues);
