@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -227,6 +228,7 @@ struct SendOptions {
 	size_t size = 0;
 	int subflows = 0;
 	uint16_t source_port = 0;
+	std::string repath = "redraw";
 	uint64_t outstanding = 1;
 	uint64_t rto_us = 10000;
 	uint32_t flow_id = 0;
@@ -241,6 +243,13 @@ uint64_t percentile(const std::vector<uint64_t> &v, int pct)
 	const size_t rank = (v.size() * pct + 99) / 100;
 	return v[std::max<size_t>(rank, 1) - 1];
 }
+
+// --repath's values (spec 5.1 and 9.25).
+const std::map<std::string, unolb_mode> kRepathModes = {
+	{ "off", UNOLB_REPATH_OFF },
+	{ "redraw", UNOLB_REPATH_REDRAW },
+	{ "copy_good", UNOLB_REPATH_COPY_GOOD },
+};
 
 json fct_json(std::vector<uint64_t> fct)
 {
@@ -261,11 +270,14 @@ int run_send(const SendOptions &o)
 		throw std::invalid_argument("--to '" + o.to + "': port 0");
 	const CodePolicy policy = code_policy(o.code);
 	const WireLimits code = policy.code_for(dst);
-	const int subflows = o.subflows ? o.subflows : (code.y ? code.x + code.y : 1);
+	// S = n (spec 9.26), at most what UnoLB holds.
+	const int subflows = o.subflows ? o.subflows
+					: (code.y ? std::min(code.x + code.y, UNOLB_MAX_SUBFLOWS) : 1);
 	auto paths = std::make_unique<PortPaths>(dst, subflows, o.source_port);
 	const std::vector<uint16_t> ports = paths->ports();
 	const uint64_t start = monotonic_ns();
-	SenderFlow tx({ .flow_id = o.flow_id, .code = code, .rto_ns = o.rto_us * kUs, .cc = &o.cc },
+	SenderFlow tx({ .flow_id = o.flow_id, .code = code, .rto_ns = o.rto_us * kUs, .cc = &o.cc,
+			.repath = kRepathModes.at(o.repath) },
 		      std::move(paths), start);
 	uint64_t queued = 0, done = 0, bytes = 0;
 	std::vector<uint64_t> fct;
@@ -302,7 +314,9 @@ int run_send(const SendOptions &o)
 		{ "goodput_mbps", elapsed_us ? bytes * 8.0 / elapsed_us : 0.0 }, { "fct_us", fct_json(fct) },
 		{ "packets_sent", s.packets_sent }, { "bytes_sent", s.bytes_sent },
 		{ "retransmissions", c.retransmits }, { "timeouts", c.timeouts },
-		{ "rto_events", s.rto_events }, { "acks", s.acks }, { "nacks", s.nacks },
+		{ "rto_events", s.rto_events }, { "repath", o.repath },
+		{ "repath_events", s.repath_events }, { "rebinds", s.rebinds },
+		{ "rebind_failures", s.rebind_failures }, { "acks", s.acks }, { "nacks", s.nacks },
 		{ "bad_acks", c.bad_acks }, { "send_failures", s.send_failures },
 		{ "window_stops", s.window_stops }, { "pacing_waits", s.pacing_waits },
 		{ "cwnd", tx.cwnd_bytes() }, { "max_cwnd", s.max_cwnd },
@@ -320,11 +334,14 @@ void add_send_options(CLI::App *send, SendOptions &o)
 	send->add_option("--size", o.size, "bytes per message")
 		->required()->check(CLI::Range(size_t{ 1 }, size_t{ UINT32_MAX }));
 	send->add_option("--subflows", o.subflows,
-			 "UDP source ports (default: n of the code, 1 without)")
-		->check(CLI::Range(1, 65536));
+			 "UDP source ports (default: n of the code, at most 16; 1 without)")
+		->check(CLI::Range(1, UNOLB_MAX_SUBFLOWS));
 	send->add_option("--source-port", o.source_port,
-			 "sub-flow k sends from port P + k (default: ephemeral ports)")
+			 "sub-flow k sends from port P + k, re-paths from P .. P + 16383 "
+			 "(default: ephemeral ports, re-paths from 49152 .. 65535)")
 		->type_name("P")->check(CLI::Range(1, 65535));
+	send->add_option("--repath", o.repath, "UnoLB on a NACK or RTO (spec 5.1)")
+		->default_val("redraw")->check(CLI::IsMember(kRepathModes));
 	send->add_option("--outstanding", o.outstanding, "messages in flight at once")
 		->default_val(1)->check(CLI::Range(uint64_t{ 1 }, uint64_t{ 1 } << 20));
 	send->add_option("--rto-us", o.rto_us, "retransmission timeout (spec 9.24)")

@@ -2,6 +2,7 @@
 #include "net.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/ip.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -244,6 +245,17 @@ Endpoint any_endpoint(int family, uint16_t port)
 	return e;
 }
 
+// Where re-paths draw source ports (spec 5.2 and 9.27): 16384 of them,
+// by default from 49152, the first of the dynamic ports (RFC 6335).
+constexpr uint32_t kDynamicPorts = 49152;
+constexpr uint32_t kRepathPorts = 16384;
+
+EntropyRange repath_ports(uint16_t first_port)
+{
+	const uint32_t first = first_port ? first_port : kDynamicPorts;
+	return { first, std::min(kRepathPorts, 65536 - first) };
+}
+
 } // namespace
 
 Fd connect_udp_ect(const Endpoint &dst, uint16_t src_port)
@@ -288,6 +300,7 @@ bool recv_datagram(int fd, std::span<uint8_t> buf, Datagram *out)
 }
 
 PortPaths::PortPaths(const Endpoint &dst, int subflows, uint16_t first_port)
+	: dst_(dst), range_(repath_ports(first_port))
 {
 	if (subflows < 1 || subflows > 65536)
 		throw std::invalid_argument("unorc: " + std::to_string(subflows) +
@@ -310,12 +323,44 @@ bool PortPaths::send(uint16_t subflow, std::span<const uint8_t> dgram)
 	       static_cast<ssize_t>(dgram.size());
 }
 
+uint32_t PortPaths::entropy(uint16_t subflow) const
+{
+	return local_endpoint(fds_.at(subflow).get()).port();
+}
+
 std::vector<uint16_t> PortPaths::ports() const
 {
 	std::vector<uint16_t> p;
 	for (const Fd &fd : fds_)
 		p.push_back(local_endpoint(fd.get()).port());
 	return p;
+}
+
+// Spec 5.2's simplest robust option: the sub-flow gets a socket bound to
+// the new port, or the socket of the sub-flow already on it (two
+// sub-flows on one port are one path, and only one socket can bind it).
+// dup3() puts that socket under the sub-flow's descriptor and closes the
+// old one, so sockets() does not change and a Loop polling it polls the
+// new socket. Replies on their way to the old port are lost; the NACK and
+// RTO repair them as any loss. A port that cannot be bound (another
+// socket has it) leaves the old socket in place.
+bool PortPaths::repath(uint16_t subflow, uint32_t entropy)
+{
+	if (subflow >= fds_.size() || entropy == 0 || entropy > 65535)
+		return false;
+	try {
+		const std::vector<uint16_t> now = ports();
+		if (now[subflow] == entropy)
+			return true;
+		const auto on = std::find(now.begin(), now.end(), entropy);
+		Fd fresh;
+		if (on == now.end())
+			fresh = connect_udp_ect(dst_, static_cast<uint16_t>(entropy));
+		const int from = fresh ? fresh.get() : raw_[on - now.begin()];
+		return ::dup3(from, raw_[subflow], O_CLOEXEC) >= 0;
+	} catch (const SysError &) {
+		return false;
+	}
 }
 
 } // namespace unorc

@@ -90,10 +90,17 @@ struct Datagram {
 // transport's RTO covers.
 bool recv_datagram(int fd, std::span<uint8_t> buf, Datagram *out);
 
+// Where fresh entropies are drawn from: [first, first + span).
+struct EntropyRange {
+	uint32_t first = 0;
+	uint32_t span = 0;
+};
+
 // The sub-flows of a sender's flow (spec 5.1): sub-flow k's packets leave
-// by a path of its own. The entropy of a path is for now the UDP source
-// port of a socket of its own (spec 5.2); UnoLB's eBPF steering will
-// implement this interface by re-writing the entropy of one socket.
+// by a path of its own, which its entropy picks. The entropy of a path is
+// for now the UDP source port of a socket of its own (spec 5.2); UnoLB's
+// eBPF steering will implement this interface by re-writing the entropy
+// of one socket.
 class Paths {
 public:
 	virtual ~Paths() = default;
@@ -103,13 +110,26 @@ public:
 	// refused it (a full socket buffer, ENOBUFS): the packet is then lost,
 	// which the sender's NACK and RTO repair.
 	virtual bool send(uint16_t subflow, std::span<const uint8_t> dgram) = 0;
-	// The sockets ACKs and NACKs come back on.
+	// The sockets ACKs and NACKs come back on. The span and the
+	// descriptors in it stay the same for the life of the Paths, re-paths
+	// included; two sub-flows on one path may name one socket twice.
 	virtual std::span<const int> sockets() const = 0;
+	// Sub-flow k's entropy, k < count().
+	virtual uint32_t entropy(uint16_t subflow) const = 0;
+	// Where UnoLB draws fresh entropies from (spec 5.2 and 9.27).
+	virtual EntropyRange entropy_range() const = 0;
+	// Moves sub-flow k < count() onto the path of an entropy: a fresh one
+	// from entropy_range() or another sub-flow's (UnoLB, spec 5.1). false
+	// if it cannot: the sub-flow keeps its path. Never throws.
+	virtual bool repath(uint16_t subflow, uint32_t entropy) = 0;
 };
 
 // One connected UDP socket per sub-flow, each bound to its own source
-// port: first_port + k for sub-flow k, or ephemeral ones if first_port is
-// 0 (a fixed port lets a test or a firewall find a sub-flow's path).
+// port, its entropy: first_port + k for sub-flow k, or ephemeral ones if
+// first_port is 0 (a fixed port lets a test or a firewall find a
+// sub-flow's path). Re-paths draw 16384 ports from first_port on, or
+// from 49152 (the dynamic ports, spec 5.2) if it is 0, never past 65535:
+// a firewall that admits those admits every path of the flow.
 class PortPaths : public Paths {
 public:
 	PortPaths(const Endpoint &dst, int subflows, uint16_t first_port = 0);
@@ -117,10 +137,15 @@ public:
 	int count() const override { return static_cast<int>(fds_.size()); }
 	bool send(uint16_t subflow, std::span<const uint8_t> dgram) override;
 	std::span<const int> sockets() const override { return raw_; }
+	uint32_t entropy(uint16_t subflow) const override;
+	EntropyRange entropy_range() const override { return range_; }
+	bool repath(uint16_t subflow, uint32_t entropy) override;
 	// The source port of each sub-flow: its entropy.
 	std::vector<uint16_t> ports() const;
 
 private:
+	Endpoint dst_;
+	EntropyRange range_;
 	std::vector<Fd> fds_;
 	std::vector<int> raw_;
 };

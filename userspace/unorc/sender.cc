@@ -1,32 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "sender.h"
-
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
+
+#include "sender.h"
 
 namespace unorc {
 
 namespace {
 
-// A sub-flow is a u16 on the wire.
-constexpr int kMaxSubflows = 65536;
-
 BlockCoder make_coder(const SenderConfig &cfg)
 {
 	if (cfg.rto_ns == 0)
 		throw std::invalid_argument("unorc: sender: rto_ns 0");
-	if (cfg.subflows < 1 || cfg.subflows > kMaxSubflows)
+	if (cfg.subflows < 1 || cfg.subflows > UNOLB_MAX_SUBFLOWS)
 		throw std::invalid_argument("unorc: sender: " + std::to_string(cfg.subflows) +
-					    " sub-flows: need 1.." + std::to_string(kMaxSubflows));
+					    " sub-flows: need 1.." + std::to_string(UNOLB_MAX_SUBFLOWS));
 	return BlockCoder(cfg.code.len, cfg.code.x, cfg.code.y);
+}
+
+unolb_flow make_lb(const SenderConfig &cfg, uint64_t now_ns)
+{
+	const LbConfig &lb = cfg.lb;
+	const size_t nr = static_cast<size_t>(cfg.subflows);
+	std::vector<uint32_t> ent = lb.entropy;
+	if (ent.empty()) {
+		ent.resize(nr);
+		std::iota(ent.begin(), ent.end(), 0);
+	}
+	unolb_flow f;
+	if (ent.size() != nr)
+		throw std::invalid_argument("unorc: sender: " + std::to_string(ent.size()) +
+					    " entropies for " + std::to_string(nr) + " sub-flows");
+	if (!unolb_init(&f, static_cast<u32>(nr), lb.mode, now_ns, ent.data(), lb.first, lb.span))
+		throw std::invalid_argument("unorc: sender: UnoLB mode " + std::to_string(lb.mode) +
+					    ", entropies from " + std::to_string(lb.first) + " span " +
+					    std::to_string(lb.span) + ": refused");
+	return f;
 }
 
 } // namespace
 
-Sender::Sender(const SenderConfig &cfg)
-	: cfg_(cfg), coder_(make_coder(cfg)), last_ack_(static_cast<size_t>(cfg.subflows))
+Sender::Sender(const SenderConfig &cfg, uint64_t now_ns)
+	: cfg_(cfg), coder_(make_coder(cfg)), lb_(make_lb(cfg, now_ns))
 {
 }
 
@@ -133,8 +151,7 @@ Outgoing Sender::transmit(Packet &p, uint64_t now_ns)
 	in_flight_ += p.h.payload_len;
 	p.rto_deadline = now_ns + cfg_.rto_ns;
 	p.h.tx_ts_ns = now_ns;
-	p.h.subflow = static_cast<uint16_t>(next_subflow_);
-	next_subflow_ = (next_subflow_ + 1) % cfg_.subflows;
+	p.h.subflow = static_cast<uint16_t>(unolb_next_subflow(&lb_));
 	return { p.h, std::span<const uint8_t>(p.payload).first(p.h.payload_len) };
 }
 
@@ -171,7 +188,7 @@ AckInfo Sender::on_ack(const Ack &a, uint64_t now_ns)
 	AckInfo info = { .ecn_ce = (a.flags & kFlagEcnCeEcho) != 0 };
 	if (a.echo_tx_ts_ns <= now_ns)
 		info.rtt_ns = now_ns - a.echo_tx_ts_ns;
-	last_ack_[a.subflow] = now_ns;
+	unolb_on_ack(&lb_, a.subflow, now_ns);
 	if (it != blocks_.end() && !it->second.pkts[idx].acked) {
 		it->second.pkts[idx].acked = true;
 		land(it->second.pkts[idx]);
@@ -223,6 +240,17 @@ int Sender::scan(uint64_t now_ns)
 	}
 	counters_.timeouts += timed_out;
 	return timed_out;
+}
+
+uint32_t Sender::repath(uint64_t now_ns, uint64_t base_rtt_ns, const LbDraws &rnd,
+			const MovePath &move)
+{
+	const unolb_flow was = lb_;
+	const uint32_t moved = unolb_repath(&lb_, now_ns, base_rtt_ns, rnd.data());
+	for (uint32_t k = 0; k < lb_.nr; k++)
+		if ((moved & 1U << k) && !move(static_cast<uint16_t>(k), lb_.ent[k]))
+			lb_.ent[k] = was.ent[k];
+	return moved;
 }
 
 void Sender::complete(BlockMap::iterator it)

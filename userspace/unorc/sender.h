@@ -10,7 +10,9 @@
 // the receiver says so (completed_block, or highest_completed_block at or
 // above it). A complete block is never resent (spec 6.3).
 // Retransmissions go out before new packets. Every packet sent, new,
-// parity or resent, takes the next sub-flow in round robin (spec 5.1).
+// parity or resent, takes the next sub-flow in round robin, and the
+// caller's NACK and RTO triggers re-path silent sub-flows (spec 5.1): the
+// law of kernel/core/unolb_core.h, whose per-flow state the Sender holds.
 //
 // A packet's payload bytes are in flight (in_flight_bytes(), what the
 // transport holds below the UnoCC window) from its transmission until it is
@@ -18,8 +20,10 @@
 // takes lost segments out of its packets in flight) or its block completes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -28,14 +32,33 @@
 #include "coder.h"
 #include "wire.h"
 
+#include "unolb_core.h"
+
 namespace unorc {
+
+// UnoLB (spec 5.1 and 5.2). A sub-flow's entropy is what picks its path:
+// a UDP source port, an IPv6 flow label. Sub-flow k starts on entropy[k]
+// (S values; none: k), and fresh ones are drawn from [first, first + span)
+// (by default a port's 16 bits).
+struct LbConfig {
+	unolb_mode mode = UNOLB_REPATH_REDRAW;
+	std::vector<uint32_t> entropy = {};
+	uint32_t first = 0;
+	uint32_t span = 1 << 16;
+};
 
 struct SenderConfig {
 	uint32_t flow_id = 0;
 	WireLimits code = { BlockCoder::kDefaultData, BlockCoder::kDefaultParity, 0 };
 	uint64_t rto_ns = 0; // spec 6.3 and 9.24
-	int subflows = 0;    // S, spec 5.1: 1..65536
+	int subflows = 0;    // S, spec 5.1: 1..UNOLB_MAX_SUBFLOWS
+	LbConfig lb = {};
 };
+
+// One random draw per sub-flow for a re-path (unolb_repath()).
+using LbDraws = std::array<uint32_t, UNOLB_MAX_SUBFLOWS>;
+// Moves a sub-flow onto the path of an entropy; false if it cannot.
+using MovePath = std::function<bool(uint16_t subflow, uint32_t entropy)>;
 
 // A packet to send: its payload stays valid until the next call that
 // takes an ACK or NACK or sends a message.
@@ -61,9 +84,10 @@ struct SenderCounters {
 
 class Sender {
 public:
-	// Throws std::invalid_argument on a code BlockCoder refuses, rto_ns 0
-	// or subflows outside 1..65536.
-	explicit Sender(const SenderConfig &cfg);
+	// Throws std::invalid_argument on a code BlockCoder refuses, rto_ns 0,
+	// subflows outside 1..UNOLB_MAX_SUBFLOWS or an lb unolb_init()
+	// refuses. The flow starts at now_ns: no sub-flow is silent before.
+	explicit Sender(const SenderConfig &cfg, uint64_t now_ns = 0);
 
 	// Queues a message of 1..2^32-1 bytes. Throws std::invalid_argument on
 	// another size or a msg_id not yet complete, std::length_error once
@@ -81,12 +105,26 @@ public:
 	// Times out the sent, unACKed packets not queued whose RTO has passed;
 	// returns how many.
 	int scan(uint64_t now_ns);
+	// UnoLB's re-path rule at now_ns, for the caller to apply on a NACK of
+	// a block still held (holds()) and on a scan() that timed packets out
+	// (spec 6.3): each sub-flow silent for more than base_rtt_ns / 2 and
+	// not moved within base_rtt_ns gets a new entropy, from its own draw,
+	// and move(k, entropy) takes it there; a sub-flow move() refuses keeps
+	// its entropy (and is tried again a base RTT later at the earliest).
+	// Returns the mask of the sub-flows given a new entropy.
+	uint32_t repath(uint64_t now_ns, uint64_t base_rtt_ns, const LbDraws &rnd,
+			const MovePath &move);
 
 	// The messages completed since the last call, in completion order.
 	std::vector<uint32_t> take_completed();
 
-	// When an ACK last came back on each sub-flow, 0 before any (spec 5.1).
-	std::span<const uint64_t> last_ack() const { return last_ack_; }
+	// When an ACK last came back on each sub-flow, the flow's start
+	// before any (spec 5.1).
+	std::span<const uint64_t> last_ack() const { return { lb_.last_ack_ns, lb_.nr }; }
+	// Each sub-flow's entropy (spec 5.1).
+	std::span<const uint32_t> entropy() const { return { lb_.ent, lb_.nr }; }
+	// Whether the block is held, not yet complete: a NACK of it re-paths.
+	bool holds(uint32_t block_id) const { return blocks_.contains(block_id); }
 	// Payload bytes sent and not yet ACKed, presumed lost or complete.
 	uint64_t in_flight_bytes() const { return in_flight_; }
 	// Whether next() may have a packet: false once nothing is queued.
@@ -133,12 +171,11 @@ private:
 	SenderConfig cfg_;
 	BlockCoder coder_;
 	uint64_t next_block_ = 0; // the next message's first block id
-	int next_subflow_ = 0;
 	uint64_t in_flight_ = 0;
 	BlockMap blocks_;
 	std::map<uint32_t, Msg> msgs_; // by first block id
 	std::deque<Ref> retx_, fresh_;
-	std::vector<uint64_t> last_ack_;
+	unolb_flow lb_;
 	std::vector<uint32_t> completed_;
 	SenderCounters counters_;
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// Sender: packetization, sub-flow round robin (spec U14), RTO, NACK and
-// completion, on a simulated clock.
+// Sender: packetization, sub-flow round robin (spec U14), RTO, NACK,
+// completion and UnoLB's re-path (spec U15), on a simulated clock.
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -306,11 +306,136 @@ TEST(Sender, RejectsBadConfigAndArguments)
 	cfg.rto_ns = 0;
 	EXPECT_THROW(Sender{ cfg }, std::invalid_argument);
 	EXPECT_THROW(Sender(config(kCode, 0)), std::invalid_argument);
-	EXPECT_THROW(Sender(config(kCode, 65537)), std::invalid_argument);
-	EXPECT_NO_THROW(Sender(config(kCode, 65536)));
+	EXPECT_THROW(Sender(config(kCode, 17)), std::invalid_argument);
+	EXPECT_NO_THROW(Sender(config(kCode, 16)));
 	EXPECT_THROW(Sender(config({ 8, 2, 0 })), std::invalid_argument);
+	cfg = config(kCode, 2);
+	cfg.lb.entropy = { 1, 2, 3 };
+	EXPECT_THROW(Sender{ cfg }, std::invalid_argument);
+	cfg.lb = { .mode = static_cast<unolb_mode>(3) };
+	EXPECT_THROW(Sender{ cfg }, std::invalid_argument);
+	cfg.lb = { .span = 0 };
+	EXPECT_THROW(Sender{ cfg }, std::invalid_argument);
 	Sender s(config());
 	EXPECT_THROW(s.send_message(1, {}), std::invalid_argument);
 	EXPECT_THROW(s.on_ack(Ack{ .flow_id = 8 }, 0), std::invalid_argument);
 	EXPECT_THROW(s.on_nack(Nack{ .flow_id = 8 }), std::invalid_argument);
+}
+
+namespace {
+
+constexpr uint64_t kStart = 1000;
+constexpr uint64_t kBaseRtt = 2000;
+
+// Four sub-flows on ports 40000..40003; fresh ones from 49152 + 0..16383.
+SenderConfig lb_config(unolb_mode mode)
+{
+	SenderConfig cfg = config(kCode, 4);
+	cfg.lb = { .mode = mode, .entropy = { 40000, 40001, 40002, 40003 }, .first = 49152,
+		   .span = 16384 };
+	return cfg;
+}
+
+// Draws that map to the fresh ports 49152 + 10 + k for sub-flow k.
+LbDraws draws()
+{
+	LbDraws d;
+	for (uint32_t k = 0; k < d.size(); k++)
+		d[k] = (10 + k) << 18;
+	return d;
+}
+
+struct Moves {
+	std::vector<std::pair<uint16_t, uint32_t>> asked;
+	std::set<uint16_t> refuse;
+
+	MovePath path()
+	{
+		return [this](uint16_t k, uint32_t entropy) {
+			asked.emplace_back(k, entropy);
+			return !refuse.contains(k);
+		};
+	}
+};
+
+std::vector<uint32_t> entropies(const Sender &s)
+{
+	return { s.entropy().begin(), s.entropy().end() };
+}
+
+} // namespace
+
+// Spec U15 through the Sender: ACKs on sub-flows 0..2 keep them; silent
+// sub-flow 3 gets a fresh entropy, and not another within a base RTT.
+TEST(Sender, RepathMovesTheSilentSubflow)
+{
+	Sender s(lb_config(UNOLB_REPATH_REDRAW), kStart);
+	s.send_message(1, pattern(128, 1));
+	const auto pkts = drain(s, kStart); // packet k on sub-flow k % 4
+	uint64_t now = kStart + kBaseRtt + 1;
+	for (int i = 0; i < 3; i++)
+		s.on_ack(ack_of(pkts[i].h), now);
+	Moves m;
+	EXPECT_EQ(s.repath(now, kBaseRtt, draws(), m.path()), 0x8u);
+	EXPECT_EQ(m.asked, (std::vector<std::pair<uint16_t, uint32_t>>{ { 3, 49152 + 13 } }));
+	EXPECT_EQ(entropies(s), (std::vector<uint32_t>{ 40000, 40001, 40002, 49152 + 13 }));
+	EXPECT_EQ(s.last_ack()[3], kStart);
+
+	now += kBaseRtt;
+	for (int i = 0; i < 3; i++)
+		s.on_ack(ack_of(pkts[i].h), now);
+	EXPECT_EQ(s.repath(now, kBaseRtt, draws(), m.path()), 0u);
+	EXPECT_EQ(m.asked.size(), 1u);
+}
+
+// A move the Paths refuse leaves the sub-flow on its entropy, and the
+// rule's rate limit holds for it as for a moved one.
+TEST(Sender, RefusedMoveKeepsTheEntropy)
+{
+	Sender s(lb_config(UNOLB_REPATH_REDRAW), kStart);
+	Moves m;
+	m.refuse = { 1 };
+	const uint64_t now = kStart + kBaseRtt + 1;
+	EXPECT_EQ(s.repath(now, kBaseRtt, draws(), m.path()), 0xfu);
+	EXPECT_EQ(m.asked.size(), 4u);
+	EXPECT_EQ(entropies(s), (std::vector<uint32_t>{ 49152 + 10, 40001, 49152 + 12, 49152 + 13 }));
+	EXPECT_EQ(s.repath(now + kBaseRtt, kBaseRtt, draws(), m.path()), 0u);
+	// The same draws: only sub-flow 1's entropy would change, and again
+	// it may not.
+	EXPECT_EQ(s.repath(now + kBaseRtt + 1, kBaseRtt, draws(), m.path()), 0x2u);
+	EXPECT_EQ(m.asked.size(), 5u);
+	EXPECT_EQ(entropies(s), (std::vector<uint32_t>{ 49152 + 10, 40001, 49152 + 12, 49152 + 13 }));
+}
+
+// copy_good: the silent sub-flows take the entropies of the ACKed ones;
+// off: nothing moves.
+TEST(Sender, RepathModes)
+{
+	Sender s(lb_config(UNOLB_REPATH_COPY_GOOD), kStart);
+	s.send_message(1, pattern(128, 1));
+	const auto pkts = drain(s, kStart);
+	const uint64_t now = kStart + 2 * kBaseRtt;
+	s.on_ack(ack_of(pkts[2].h), now);
+	Moves m;
+	EXPECT_EQ(s.repath(now, kBaseRtt, draws(), m.path()), 0xbu);
+	EXPECT_EQ(entropies(s), (std::vector<uint32_t>{ 40002, 40002, 40002, 40002 }));
+
+	Sender off(lb_config(UNOLB_REPATH_OFF), kStart);
+	EXPECT_EQ(off.repath(now, kBaseRtt, draws(), m.path()), 0u);
+	EXPECT_EQ(entropies(off), (std::vector<uint32_t>{ 40000, 40001, 40002, 40003 }));
+	EXPECT_EQ(m.asked.size(), 3u);
+}
+
+// A NACK re-paths only for a block still held: one complete, by the
+// NACK's own highest_completed_block too, is no trigger (spec 6.3).
+TEST(Sender, HoldsTheBlocksNotComplete)
+{
+	Sender s(config());
+	s.send_message(1, pattern(256, 1)); // blocks 0, 1
+	EXPECT_TRUE(s.holds(0));
+	EXPECT_FALSE(s.holds(2));
+	drain(s);
+	s.on_nack({ 7, 0, 0 });
+	EXPECT_FALSE(s.holds(0));
+	EXPECT_TRUE(s.holds(1));
 }

@@ -63,13 +63,19 @@ void add(ReceiverCounters &sum, const ReceiverCounters &c)
 	sum.nacks += c.nacks;
 }
 
+// The sub-flows start on the entropies of their paths, and re-paths draw
+// from the range the Paths gives.
 SenderConfig sender_config(const FlowConfig &cfg, const Paths &paths)
 {
 	if (!cfg.cc)
 		throw std::invalid_argument("unorc: flow " + std::to_string(cfg.flow_id) +
 					    " without UnoCC parameters");
+	const EntropyRange range = paths.entropy_range();
+	LbConfig lb = { .mode = cfg.repath, .first = range.first, .span = range.span };
+	for (int k = 0; k < paths.count(); k++)
+		lb.entropy.push_back(paths.entropy(static_cast<uint16_t>(k)));
 	return { .flow_id = cfg.flow_id, .code = cfg.code, .rto_ns = cfg.rto_ns,
-		 .subflows = paths.count() };
+		 .subflows = paths.count(), .lb = std::move(lb) };
 }
 
 uint32_t max_blocks(const ReceiverOptions &opt, const WireLimits &code)
@@ -151,7 +157,7 @@ const WireLimits &CodePolicy::code_for(const Endpoint &peer) const
 // gave no RTT (UDP has none): the window at its floor until the first
 // ACK's RTT sample starts UnoCC at one BDP (uno_update_base()).
 SenderFlow::SenderFlow(const FlowConfig &cfg, std::unique_ptr<Paths> paths, uint64_t now_ns)
-	: cfg_(cfg), sender_(sender_config(cfg, *paths)), paths_(std::move(paths)),
+	: cfg_(cfg), sender_(sender_config(cfg, *paths), now_ns), paths_(std::move(paths)),
 	  buf_(kPacketHeaderSize + cfg.code.len)
 {
 	uno_init(&cc_, cfg_.cc, static_cast<uint32_t>(cfg_.code.len), UNO_RTT_NONE,
@@ -198,6 +204,9 @@ void SenderFlow::on_reply(const uint8_t *buf, size_t len, uint64_t now_ns)
 		return on_ack(*a, now_ns);
 	stats_.nacks++;
 	sender_.on_nack(*n);
+	// A NACK of a block not yet complete re-paths (spec 6.3).
+	if (sender_.holds(n->block_id))
+		repath(now_ns);
 }
 
 // One ACK for UnoCC, as tcp_uno_cong_control() builds it from TCP's.
@@ -243,7 +252,7 @@ uno_ack SenderFlow::cc_ack(const AckInfo &info, bool app_limited, uint64_t now_n
 
 // An RTO, as the module's CA_EVENT_LOSS: one uno_on_timeout() of one MSS
 // per timeout event, which leaves the window alone unless rto_cwnd_cut
-// (loss is no congestion signal in Uno, spec 3.4).
+// (loss is no congestion signal in Uno, spec 3.4), and one re-path.
 void SenderFlow::scan(uint64_t now_ns)
 {
 	if (now_ns < next_scan_ns_)
@@ -254,6 +263,27 @@ void SenderFlow::scan(uint64_t now_ns)
 	stats_.rto_events++;
 	uno_on_timeout(&cc_, cfg_.cc, static_cast<uint32_t>(cfg_.code.len),
 		       static_cast<uint32_t>(cfg_.code.len));
+	repath(now_ns);
+}
+
+// UnoLB's re-path rule (spec 5.1) with the flow's base RTT as UnoCC takes
+// it: the min RTT, never below RTT_intra (uno_base_rtt(); a loopback's
+// 0 us would make every sub-flow silent at every trigger), and RTT_intra
+// before the first sample.
+void SenderFlow::repath(uint64_t now_ns)
+{
+	const uint32_t min_rtt = min_rtt_us_ == UNO_RTT_NONE ? 0 : min_rtt_us_;
+	const uint64_t base_ns = uint64_t{ uno_base_rtt(cfg_.cc, min_rtt) } * 1000;
+	LbDraws rnd;
+	for (uint32_t &r : rnd)
+		r = static_cast<uint32_t>(rng_());
+	const auto move = [this](uint16_t k, uint32_t entropy) {
+		const bool moved = paths_->repath(k, entropy);
+		(moved ? stats_.rebinds : stats_.rebind_failures)++;
+		return moved;
+	};
+	if (sender_.repath(now_ns, base_ns, rnd, move))
+		stats_.repath_events++;
 }
 
 uint64_t SenderFlow::run(uint64_t now_ns)

@@ -7,7 +7,8 @@
 // computed from what each task next needs) and runs them. A SenderFlow is
 // one flow's sending end: a Sender, an UnoCC state from
 // kernel/core/uno_core.h (the module's, unchanged) that sets the window
-// and the pacing rate, and the Paths its sub-flows leave by. A
+// and the pacing rate, and the Paths its sub-flows leave by, which NACKs
+// and RTOs re-path by UnoLB's rule (kernel/core/unolb_core.h). A
 // ReceiverTransport is one UDP socket with a Receiver per peer flow.
 //
 // The window counts payload bytes of DATA and PARITY packets, new and
@@ -21,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <random>
 #include <span>
 #include <string>
 #include <utility>
@@ -94,6 +96,7 @@ struct FlowConfig {
 	WireLimits code = { BlockCoder::kDefaultData, BlockCoder::kDefaultParity, 0 };
 	uint64_t rto_ns = 0;
 	const uno_params *cc = nullptr; // shared by flows, as the module's
+	unolb_mode repath = UNOLB_REPATH_REDRAW; // spec 5.1 and 9.25
 };
 
 struct FlowStats {
@@ -103,6 +106,9 @@ struct FlowStats {
 	uint64_t acks = 0;
 	uint64_t nacks = 0;
 	uint64_t rto_events = 0;    // scans that timed packets out
+	uint64_t repath_events = 0; // NACKs and RTOs that re-pathed sub-flows
+	uint64_t rebinds = 0;       // sub-flows moved (PortPaths: a socket re-bound)
+	uint64_t rebind_failures = 0; // moves Paths refused: the sub-flow stayed
 	uint64_t window_stops = 0;  // sending stopped on a full window
 	uint64_t pacing_waits = 0;  // sending waited for the pacer
 	uint64_t max_cwnd = 0;      // bytes
@@ -142,6 +148,7 @@ private:
 	void on_ack(const Ack &a, uint64_t now_ns);
 	uno_ack cc_ack(const AckInfo &info, bool app_limited, uint64_t now_ns) const;
 	void scan(uint64_t now_ns);
+	void repath(uint64_t now_ns);
 	bool transmit(uint64_t now_ns);
 	void collect(uint64_t now_ns);
 
@@ -161,6 +168,7 @@ private:
 	std::map<uint32_t, Pending> pending_; // by msg_id
 	std::vector<Completion> completed_;
 	std::vector<uint8_t> buf_;
+	std::mt19937 rng_{ std::random_device{}() }; // UnoLB's draws
 	FlowStats stats_;
 };
 

@@ -3,9 +3,10 @@
 // The transport over real UDP sockets on the loopback, IPv4 and IPv6: a
 // SenderFlow and a ReceiverTransport in one Loop, one thread, with a
 // deterministic loss injector in the sender's Paths. Every message must
-// arrive byte-exact, the losses be repaired by decoding, NACK and RTO, and
-// no packet leave with the bytes in flight at or above the UnoCC window.
-// Then garbage at a receiver: counted by reason, nothing else changes.
+// arrive byte-exact, the losses be repaired by decoding, NACK and RTO, a
+// black-holed path be left by UnoLB's re-path, and no packet leave with
+// the bytes in flight at or above the UnoCC window. Then garbage at a
+// receiver: counted by reason, nothing else changes.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -34,8 +35,9 @@ constexpr uint64_t kMs = 1'000'000;
 constexpr uint64_t kTimeout = 30'000 * kMs;
 
 using Bytes = std::vector<uint8_t>;
-// Whether the seq-th datagram sent (from 1), of header h, is lost.
-using LossRule = std::function<bool(uint64_t seq, const PacketHeader &h)>;
+// Whether the seq-th datagram sent (from 1), of header h, leaving from
+// source port port, is lost.
+using LossRule = std::function<bool(uint64_t seq, const PacketHeader &h, uint16_t port)>;
 
 // UnoCC at 1 Gbit/s with a 100 us intra-DC RTT: a 12500-byte window of
 // 13 packets at the base RTT, small enough to be the limit here.
@@ -58,6 +60,12 @@ public:
 
 	int count() const override { return inner_.count(); }
 	std::span<const int> sockets() const override { return inner_.sockets(); }
+	uint32_t entropy(uint16_t subflow) const override { return inner_.entropy(subflow); }
+	EntropyRange entropy_range() const override { return inner_.entropy_range(); }
+	bool repath(uint16_t subflow, uint32_t entropy) override
+	{
+		return inner_.repath(subflow, entropy);
+	}
 	bool send(uint16_t subflow, std::span<const uint8_t> dgram) override
 	{
 		Message m;
@@ -67,7 +75,7 @@ public:
 		// The flow counts the packet in flight before it sends it.
 		if (flow_ && flow_->sender().in_flight_bytes() - h.payload_len >= flow_->cwnd_bytes())
 			over_window_++;
-		if (rule_(++seq_, h)) {
+		if (rule_(++seq_, h, static_cast<uint16_t>(inner_.entropy(subflow)))) {
 			dropped_++;
 			return true;
 		}
@@ -81,6 +89,7 @@ public:
 	}
 	uint64_t over_window() const { return over_window_; }
 	uint64_t dropped() const { return dropped_; }
+	std::vector<uint16_t> ports() const { return inner_.ports(); }
 
 private:
 	PortPaths inner_;
@@ -98,6 +107,9 @@ struct Result {
 	ReceiverStats rx = {};
 	ReceiverCounters rx_totals = {};
 	uint64_t over_window = 0, dropped = 0, max_in_flight = 0;
+	std::vector<uint16_t> first_ports = {}, last_ports = {}; // by sub-flow
+	std::vector<uint64_t> last_ack = {};                      // by sub-flow
+	uint64_t start = 0;
 	bool finished = false;
 };
 
@@ -115,7 +127,8 @@ std::vector<DeliveredMessage> messages()
 	return out;
 }
 
-Result run(const std::string &listen, const WireLimits &code, int subflows, LossRule rule)
+Result run(const std::string &listen, const WireLimits &code, int subflows, LossRule rule,
+	   unolb_mode repath = UNOLB_REPATH_REDRAW)
 {
 	const uno_params params = test_params();
 	ReceiverOptions ro = { .codes = { .inter_prefixes = {}, .inter = code, .intra = code },
@@ -124,11 +137,12 @@ Result run(const std::string &listen, const WireLimits &code, int subflows, Loss
 	auto paths = std::make_unique<LossyPaths>(rx.local(), subflows, std::move(rule));
 	LossyPaths *lossy = paths.get();
 	const uint64_t start = monotonic_ns();
-	SenderFlow tx({ .flow_id = 9, .code = code, .rto_ns = 50 * kMs, .cc = &params },
+	SenderFlow tx({ .flow_id = 9, .code = code, .rto_ns = 50 * kMs, .cc = &params,
+			.repath = repath },
 		      std::move(paths), start);
 	lossy->watch(&tx, code);
 
-	Result r = { .sent = messages() };
+	Result r = { .sent = messages(), .first_ports = lossy->ports(), .start = start };
 	for (const DeliveredMessage &m : r.sent)
 		tx.send_message(m.msg_id, m.bytes, start);
 	Loop loop;
@@ -152,6 +166,8 @@ Result run(const std::string &listen, const WireLimits &code, int subflows, Loss
 	r.over_window = lossy->over_window();
 	r.dropped = lossy->dropped();
 	r.max_in_flight = max_in_flight;
+	r.last_ports = lossy->ports();
+	r.last_ack.assign(tx.sender().last_ack().begin(), tx.sender().last_ack().end());
 	EXPECT_EQ(rx.flows(), 1u);
 	return r;
 }
@@ -180,7 +196,7 @@ void expect_complete(const Result &r)
 	EXPECT_EQ(r.flow.send_failures, 0u);
 }
 
-bool every_7th(uint64_t seq, const PacketHeader &)
+bool every_7th(uint64_t seq, const PacketHeader &, uint16_t)
 {
 	return seq % 7 == 0;
 }
@@ -189,10 +205,20 @@ bool every_7th(uint64_t seq, const PacketHeader &)
 // whole: a NACK repairs the first, only the RTO the second. (Block 9's
 // packets fill most of the window until their RTO, so a partial loss
 // after it would wait for the RTO too.)
-bool blocks(uint64_t, const PacketHeader &h)
+bool blocks(uint64_t, const PacketHeader &h, uint16_t)
 {
 	const bool first = !(h.flags & kFlagRetx);
 	return first && ((h.block_id == 3 && h.block_idx < 3) || h.block_id == 9);
+}
+
+// Every packet the dark sub-flows send from the ports they started on:
+// paths that drop everything, until UnoLB moves the sub-flows off them.
+LossRule black_hole(std::set<uint16_t> dark)
+{
+	return [dark, first = std::map<uint16_t, uint16_t>()](uint64_t, const PacketHeader &h,
+							      uint16_t port) mutable {
+		return dark.contains(h.subflow) && first.emplace(h.subflow, port).first->second == port;
+	};
 }
 
 bool have_ipv6()
@@ -236,6 +262,47 @@ TEST(Transport, NoCodeRepairsByRto)
 	EXPECT_GT(r.sender.retransmits, 0u);
 }
 
+// Spec N15's black hole without parity: every packet of sub-flow 1 is
+// lost until the RTO re-paths the silent sub-flow to another port.
+TEST(Transport, BlackHoledSubflowIsRepathedOnRto)
+{
+	const Result r = run("127.0.0.1:0", kNoCode, 4, black_hole({ 1 }));
+	expect_complete(r);
+	EXPECT_GT(r.flow.rto_events, 0u);
+	EXPECT_GT(r.flow.repath_events, 0u);
+	EXPECT_GT(r.flow.rebinds, 0u);
+	EXPECT_LE(r.flow.repath_events, r.flow.rto_events);
+	EXPECT_NE(r.last_ports[1], r.first_ports[1]);
+	// Its ACKs come back on the new socket, under the old descriptor.
+	EXPECT_GT(r.last_ack[1], r.start);
+}
+
+// Three dark sub-flows of ten lose three packets of every block, one
+// more than the parity repairs: the block's NACK re-paths them.
+TEST(Transport, BlackHoledSubflowsAreRepathedOnNack)
+{
+	const Result r = run("127.0.0.1:0", kCode, 10, black_hole({ 1, 4, 7 }));
+	expect_complete(r);
+	EXPECT_GT(r.flow.nacks, 0u);
+	EXPECT_GT(r.flow.repath_events, 0u);
+	for (int k : { 1, 4, 7 }) {
+		EXPECT_NE(r.last_ports[k], r.first_ports[k]) << "sub-flow " << k;
+		EXPECT_GT(r.last_ack[k], r.start) << "sub-flow " << k;
+	}
+}
+
+// --repath off: the dark sub-flow stays on its path; the retransmissions,
+// on the next sub-flows in turn, still deliver every message.
+TEST(Transport, RepathOffKeepsThePaths)
+{
+	const Result r = run("127.0.0.1:0", kNoCode, 4, black_hole({ 1 }), UNOLB_REPATH_OFF);
+	expect_complete(r);
+	EXPECT_EQ(r.flow.repath_events, 0u);
+	EXPECT_EQ(r.flow.rebinds, 0u);
+	EXPECT_EQ(r.last_ports, r.first_ports);
+	EXPECT_EQ(r.last_ack[1], r.start);
+}
+
 TEST(Transport, Ipv6)
 {
 	if (!have_ipv6())
@@ -245,15 +312,13 @@ TEST(Transport, Ipv6)
 	EXPECT_GT(r.sender.retransmits, 0u);
 }
 
-// Every sub-flow leaves from a source port of its own, ECT(0).
-void expect_ect0_subflows(const std::string &listen)
+// Each sub-flow of paths sends a datagram to rx: it must leave from the
+// sub-flow's port, ECT(0).
+void expect_sent_from_ports(const Fd &rx, PortPaths &paths)
 {
-	const Fd rx = bind_udp(parse_endpoint(listen));
-	PortPaths paths(local_endpoint(rx.get()), 3);
 	const std::vector<uint16_t> ports = paths.ports();
-	EXPECT_EQ(std::set<uint16_t>(ports.begin(), ports.end()).size(), 3u);
 	const uint8_t byte = 0x42;
-	for (uint16_t k = 0; k < 3; k++) {
+	for (uint16_t k = 0; k < paths.count(); k++) {
 		ASSERT_TRUE(paths.send(k, { &byte, 1 }));
 		pollfd p = { .fd = rx.get(), .events = POLLIN, .revents = 0 };
 		ASSERT_EQ(::poll(&p, 1, 5000), 1);
@@ -264,6 +329,16 @@ void expect_ect0_subflows(const std::string &listen)
 		EXPECT_EQ(d.ecn, kEct0);
 		EXPECT_EQ(d.from.port(), ports[k]);
 	}
+}
+
+// Every sub-flow leaves from a source port of its own, ECT(0).
+void expect_ect0_subflows(const std::string &listen)
+{
+	const Fd rx = bind_udp(parse_endpoint(listen));
+	PortPaths paths(local_endpoint(rx.get()), 3);
+	const std::vector<uint16_t> ports = paths.ports();
+	EXPECT_EQ(std::set<uint16_t>(ports.begin(), ports.end()).size(), 3u);
+	expect_sent_from_ports(rx, paths);
 }
 
 TEST(Transport, SubflowsSendEct0)
@@ -290,7 +365,52 @@ TEST(Transport, SubflowsFromAFixedFirstPort)
 	PortPaths paths(dst, 3, first);
 	EXPECT_EQ(paths.ports(), (std::vector<uint16_t>{ first, static_cast<uint16_t>(first + 1),
 							  static_cast<uint16_t>(first + 2) }));
+	EXPECT_EQ(paths.entropy(2), first + 2u);
+	// Re-paths draw from P on: 16384 ports, never past 65535.
+	EXPECT_EQ(paths.entropy_range().first, first);
+	EXPECT_EQ(paths.entropy_range().span, std::min(16384u, 65536u - first));
 	EXPECT_THROW(PortPaths(dst, 3, 65534), std::invalid_argument);
+}
+
+// A re-path re-binds the sub-flow's socket to the new port, or shares the
+// socket of the sub-flow already on it, under the sub-flow's descriptor:
+// sockets() does not change. A port it cannot bind changes nothing.
+TEST(Transport, PortPathsRepath)
+{
+	const Fd rx = bind_udp(parse_endpoint("127.0.0.1:0"));
+	const Endpoint dst = local_endpoint(rx.get());
+	PortPaths paths(dst, 3);
+	EXPECT_EQ(paths.entropy_range().first, 49152u);
+	EXPECT_EQ(paths.entropy_range().span, 16384u);
+	const std::vector<int> fds(paths.sockets().begin(), paths.sockets().end());
+	const std::vector<uint16_t> first = paths.ports();
+	uint16_t free_port;
+	{
+		const Fd probe = connect_udp_ect(dst);
+		free_port = local_endpoint(probe.get()).port();
+	}
+
+	ASSERT_TRUE(paths.repath(1, free_port));
+	EXPECT_EQ(paths.entropy(1), free_port);
+	ASSERT_TRUE(paths.repath(2, first[0]));
+	ASSERT_TRUE(paths.repath(0, first[0]));
+	const std::vector<uint16_t> moved = { first[0], free_port, first[0] };
+	EXPECT_EQ(paths.ports(), moved);
+	expect_sent_from_ports(rx, paths);
+
+	// The receiver's own port, port 0, past 65535, no such sub-flow.
+	EXPECT_FALSE(paths.repath(0, dst.port()));
+	EXPECT_FALSE(paths.repath(0, 0));
+	EXPECT_FALSE(paths.repath(0, 65536));
+	EXPECT_FALSE(paths.repath(3, free_port));
+	EXPECT_EQ(paths.ports(), moved);
+	EXPECT_EQ(std::vector<int>(paths.sockets().begin(), paths.sockets().end()), fds);
+	expect_sent_from_ports(rx, paths);
+
+	// Sub-flow 2 leaves the shared socket: sub-flow 0 keeps it.
+	ASSERT_TRUE(paths.repath(2, first[2]));
+	EXPECT_EQ(paths.ports(), (std::vector<uint16_t>{ first[0], free_port, first[2] }));
+	expect_sent_from_ports(rx, paths);
 }
 
 TEST(Transport, CodePolicyByPrefix)
