@@ -4,7 +4,9 @@
 #   make            kernel modules, BPF objects and user space
 #   make check      install what is missing, build, run unit and VM tests
 #   make demo       the dumbbell demo in the VM
-#   make bench      instructions per ACK of the control laws (callgrind)
+#   make bench      instructions per ACK of the control laws (callgrind),
+#                   UnoRC's encode and decode throughput on one core
+#   make bench-unorc   UnoRC's goodput on a veth pair against iperf3 (root)
 #   make vmtest T=name   one VM test (or a glob); make vm-shell: a shell in the VM
 #   make install    modules, tc plugin, unoctl/unod, unit, man pages, example
 #                   config (DESTDIR, PREFIX honoured)
@@ -31,7 +33,7 @@ MANDIR ?= $(PREFIX)/share/man
 MAN_SRCS := $(wildcard Documentation/man/*.rst)
 MAN_PAGES := $(patsubst Documentation/man/%.rst,$(BUILD)/man/%,$(MAN_SRCS))
 
-.PHONY: all deps modules sparse checkpatch bpf userspace man unit bench eval vmtest vm-shell check demo install clean
+.PHONY: all deps modules sparse checkpatch bpf userspace man unit bench bench-unorc eval vmtest vm-shell check demo install clean
 
 all: modules bpf userspace man
 
@@ -110,10 +112,21 @@ demo:
 	@$(MAKE) --no-print-directory all >/dev/null
 	@scripts/demo.sh
 
-# Instructions per ACK of the control laws, callgrind on fixed traces
-# (Documentation/benchmarks.rst): build/bench/cc_cost.json and a table.
+# Instructions per ACK of the control laws, callgrind on fixed traces, then
+# UnoRC's encode and decode throughput on one core, about 15 s
+# (Documentation/benchmarks.rst): build/bench/cc_cost.json,
+# build/bench/unorc_coder.json and a table of each.
 bench:
 	@BUILD_DIR=$(BUILD)/userspace scripts/bench_cost.sh
+	@cmake --build $(BUILD)/userspace --target coder_bench -j2 >/dev/null
+	@mkdir -p $(BUILD)/bench
+	@$(BUILD)/userspace/bin/coder_bench -o $(BUILD)/bench/unorc_coder.json
+
+# UnoRC's goodput on a veth pair between two network namespaces, against
+# iperf3 UDP and TCP on the same pair; needs root. About 30 s:
+# build/bench/unorc_goodput.json and a table.
+bench-unorc:
+	@BUILD_DIR=$(BUILD)/userspace scripts/bench_unorc.sh
 
 # The evaluation (about 45 min): S="N6 S11.5" runs some scenarios only.
 eval:
