@@ -63,7 +63,8 @@ WireError check_packet(const PacketHeader &h, size_t payload_room, const WireLim
 	return WireError::Ok;
 }
 
-WireError parse_packet(const uint8_t *p, size_t len, const WireLimits &lim, Message *out)
+WireError parse_packet(const uint8_t *p, size_t len, const WireLimits &lim, Message *out,
+		       bool trimmed)
 {
 	if (len < kPacketHeaderSize)
 		return WireError::Truncated;
@@ -82,7 +83,11 @@ WireError parse_packet(const uint8_t *p, size_t len, const WireLimits &lim, Mess
 	const WireError e = check_packet(h, len - kPacketHeaderSize, lim);
 	if (e == WireError::Ok)
 		*out = h;
-	return e;
+	else if (e == WireError::PayloadTruncated && trimmed)
+		*out = Trimmed{ h };
+	else
+		return e;
+	return WireError::Ok;
 }
 
 WireError parse_ack(const uint8_t *p, size_t len, Message *out)
@@ -106,17 +111,21 @@ WireError parse_ack(const uint8_t *p, size_t len, Message *out)
 	return WireError::Ok;
 }
 
-WireError parse_nack(const uint8_t *p, size_t len, Message *out)
+WireError parse_nack(const uint8_t *p, size_t len, const WireLimits &lim, Message *out)
 {
 	if (len < kNackSize)
 		return WireError::Truncated;
 	if (len > kNackSize)
 		return WireError::TrailingBytes;
-	if (p[1])
+	if (p[1] & ~kFlagTrimmed)
 		return WireError::BadFlags;
-	if (get_be<uint16_t>(p + 2))
-		return WireError::BadReserved;
 	Nack n;
+	n.trimmed = p[1] & kFlagTrimmed;
+	n.block_idx = get_be<uint16_t>(p + 2);
+	if (!n.trimmed && n.block_idx)
+		return WireError::BadReserved;
+	if (n.trimmed && n.block_idx >= lim.x + lim.y)
+		return WireError::BadBlockIdx;
 	n.flow_id = get_be<uint32_t>(p + 4);
 	n.block_id = get_be<uint32_t>(p + 8);
 	n.highest_completed_block = get_be<uint32_t>(p + 12);
@@ -223,13 +232,18 @@ NackBytes serialize(const Nack &n)
 {
 	NackBytes b{};
 	b[0] = ver_type(Type::Nack);
+	if (n.trimmed) {
+		b[1] = kFlagTrimmed;
+		put_be(&b[2], n.block_idx);
+	}
 	put_be(&b[4], n.flow_id);
 	put_be(&b[8], n.block_id);
 	put_be(&b[12], n.highest_completed_block);
-	return b; // flags and reserved stay 0
+	return b;
 }
 
-WireError parse(const uint8_t *buf, size_t len, const WireLimits &lim, Message *out)
+WireError parse(const uint8_t *buf, size_t len, const WireLimits &lim, Message *out,
+		bool trimmed)
 {
 	if (len < 1)
 		return WireError::Truncated;
@@ -238,11 +252,11 @@ WireError parse(const uint8_t *buf, size_t len, const WireLimits &lim, Message *
 	switch (static_cast<Type>(buf[0] & 0x0f)) {
 	case Type::Data:
 	case Type::Parity:
-		return parse_packet(buf, len, lim, out);
+		return parse_packet(buf, len, lim, out, trimmed);
 	case Type::Ack:
 		return parse_ack(buf, len, out);
 	case Type::Nack:
-		return parse_nack(buf, len, out);
+		return parse_nack(buf, len, lim, out);
 	}
 	return WireError::BadType;
 }

@@ -40,11 +40,12 @@
 //  36  u32 highest_completed_block  largest B with every block <= B
 //                                   complete, or 0xffffffff: none yet
 //
-// NACK, 16 bytes, asks for a block to be repaired:
+// NACK, 16 bytes, asks for a block to be repaired, or (TRIMMED) for one
+// packet of it that a switch trimmed (spec 6.3: retransmit at once):
 //
 //   0  u8  ver_type   0x13
-//   1  u8  flags      0
-//   2  u16 reserved   0
+//   1  u8  flags      bit0 TRIMMED
+//   2  u16 block_idx  TRIMMED: the trimmed packet's, < n; else 0
 //   4  u32 flow_id
 //   8  u32 block_id   above highest_completed_block, not 0xffffffff
 //  12  u32 highest_completed_block  as in ACK
@@ -73,6 +74,8 @@ inline constexpr uint8_t kFlagRetx = 0x01;
 inline constexpr uint8_t kFlagLastBlock = 0x02;
 // ACK flags.
 inline constexpr uint8_t kFlagEcnCeEcho = 0x01;
+// NACK flags.
+inline constexpr uint8_t kFlagTrimmed = 0x01;
 
 struct PacketHeader {
 	Type type = Type::Data; // Data or Parity
@@ -107,11 +110,22 @@ struct Nack {
 	uint32_t flow_id = 0;
 	uint32_t block_id = 0;
 	uint32_t highest_completed_block = kNoBlock;
+	bool trimmed = false;   // for one packet of the block: block_idx
+	uint16_t block_idx = 0;
 
 	bool operator==(const Nack &) const = default;
 };
 
-using Message = std::variant<PacketHeader, Ack, Nack>;
+// The header of a DATA or PARITY packet whose payload a switch trimmed
+// (SMaRTT Sec. III-D; Ultra Ethernet): every field valid, payload_len
+// bytes not all there.
+struct Trimmed {
+	PacketHeader header;
+
+	bool operator==(const Trimmed &) const = default;
+};
+
+using Message = std::variant<PacketHeader, Ack, Nack, Trimmed>;
 
 // The code DATA and PARITY packets must fit, as BlockCoder takes it: x data
 // and y parity packets per block, len payload bytes.
@@ -173,7 +187,10 @@ NackBytes serialize(const Nack &n);
 
 // Parses the datagram buf[0..len), never reading outside it. Sets *out only
 // on WireError::Ok; a DATA/PARITY payload is then the payload_len bytes at
-// buf + kPacketHeaderSize.
-WireError parse(const uint8_t *buf, size_t len, const WireLimits &lim, Message *out);
+// buf + kPacketHeaderSize. A DATA/PARITY packet cut short is
+// PayloadTruncated, unless the network says it was trimmed (trimmed: it
+// carries the trim DSCP): then it is a Trimmed.
+WireError parse(const uint8_t *buf, size_t len, const WireLimits &lim, Message *out,
+		bool trimmed = false);
 
 } // namespace unorc

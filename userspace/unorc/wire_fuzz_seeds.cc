@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// Writes wire_fuzz's seed corpus: one valid message of each type.
+// Writes wire_fuzz's seed corpus: one valid message of each type, a
+// trimmed header (a PARITY header without its payload) and a TRIMMED NACK.
 //
 // usage: unorc_wire_fuzz_seeds DIR
 #include <cstdio>
@@ -51,11 +52,15 @@ int main(int argc, char **argv)
 		       .cum_psn = 50, .echo_tx_ts_ns = 123456789, .completed_block = 5,
 		       .highest_completed_block = 4 };
 	const Nack nack{ .flow_id = 7, .block_id = 6, .highest_completed_block = 4 };
+	const Nack trim_nack{ .flow_id = 7, .block_id = 6, .highest_completed_block = 4,
+			      .trimmed = true, .block_idx = 9 };
 
 	const bool ok = write_seed(dir / "data", serialize(data), data.payload_len) &&
 			write_seed(dir / "parity", serialize(parity), parity.payload_len) &&
 			write_seed(dir / "ack", serialize(ack)) &&
-			write_seed(dir / "nack", serialize(nack));
+			write_seed(dir / "nack", serialize(nack)) &&
+			write_seed(dir / "trimmed", serialize(parity)) &&
+			write_seed(dir / "trim_nack", serialize(trim_nack));
 	if (!ok) {
 		std::perror(dir.c_str());
 		return 1;

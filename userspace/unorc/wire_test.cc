@@ -146,6 +146,47 @@ TEST(Wire, NackBytes)
 			  Nack{ .block_id = 8, .highest_completed_block = 7 });
 }
 
+// A trimmed packet's NACK names the packet: flag TRIMMED, its block_idx.
+TEST(Wire, TrimmedNackBytes)
+{
+	const Nack n = { .flow_id = 0x0a0b0c0d,
+			 .block_id = 0x20,
+			 .highest_completed_block = 0x1f,
+			 .trimmed = true,
+			 .block_idx = 9 };
+	const Bytes b = {
+		0x13, 0x01, 0x00, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, // ver_type TRIMMED block_idx flow_id
+		0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 0x1f, // block_id highest completed
+	};
+	EXPECT_EQ(concat(serialize(n)), b);
+	expect_round_trip(b, n);
+}
+
+// A header whose payload was cut, at every length short of payload_len, is
+// a Trimmed only when the network says it was trimmed; whole, it is data.
+TEST(Wire, TrimmedHeader)
+{
+	const Bytes whole = concat(serialize(kData), Bytes(kData.payload_len, 'x'));
+	Message out;
+	for (size_t len = kPacketHeaderSize; len < whole.size(); len++) {
+		EXPECT_EQ(unorc::parse(whole.data(), len, kLimits, &out),
+			  WireError::PayloadTruncated)
+			<< len;
+		ASSERT_EQ(unorc::parse(whole.data(), len, kLimits, &out, true), WireError::Ok)
+			<< len;
+		EXPECT_EQ(std::get<Trimmed>(out).header, kData) << len;
+	}
+	ASSERT_EQ(unorc::parse(whole.data(), whole.size(), kLimits, &out, true), WireError::Ok);
+	EXPECT_EQ(std::get<PacketHeader>(out), kData);
+	// Trimmed or not, every header field is checked.
+	PacketHeader bad = kData;
+	bad.psn++;
+	const Bytes cut = concat(serialize(bad));
+	EXPECT_EQ(unorc::parse(cut.data(), cut.size(), kLimits, &out, true), WireError::BadPsn);
+	EXPECT_EQ(unorc::parse(whole.data(), kPacketHeaderSize - 1, kLimits, &out, true),
+		  WireError::Truncated);
+}
+
 TEST(Wire, TruncatedAtEveryLength)
 {
 	const Bytes ack = concat(serialize(Ack{}));
@@ -196,7 +237,20 @@ TEST(Wire, MalformedDatagrams)
 		{ "data flag bit2", poke(kDataBytes, 1, 0x07), WireError::BadFlags },
 		{ "data flag bit7", poke(kDataBytes, 1, 0x80), WireError::BadFlags },
 		{ "ack flag bit1", poke(ack, 1, 0x03), WireError::BadFlags },
-		{ "nack flag bit0", poke(nack, 1, 0x01), WireError::BadFlags },
+		{ "nack flag bit1", poke(nack, 1, 0x03), WireError::BadFlags },
+		{ "nack flag bit7", poke(nack, 1, 0x80), WireError::BadFlags },
+		{ "nack trimmed idx n", poke(poke(nack, 1, 0x01), 3, 10), WireError::BadBlockIdx },
+		{ "nack trimmed idx max", poke(poke(poke(nack, 1, 0x01), 2, 0xff), 3, 0xff),
+		  WireError::BadBlockIdx },
+		{ "nack trimmed block none",
+		  concat(serialize(Nack{ .block_id = kNoBlock, .trimmed = true, .block_idx = 1 })),
+		  WireError::BadBlockId },
+		{ "nack trimmed completed block",
+		  concat(serialize(Nack{ .block_id = 4,
+					 .highest_completed_block = 4,
+					 .trimmed = true,
+					 .block_idx = 1 })),
+		  WireError::NackDoneBlock },
 		{ "msg_len 0", data([](PacketHeader &h) { h.msg_len = 0; }), WireError::BadMsgLen },
 		{ "block_id none", data([](PacketHeader &h) { h.block_id = kNoBlock; }),
 		  WireError::BadBlockId },
@@ -277,6 +331,17 @@ TEST(Wire, MalformedDatagrams)
 		EXPECT_EQ(parse(c.dgram, &out), c.want)
 			<< c.what << ": " << wire_error_name(parse(c.dgram, &out));
 		EXPECT_EQ(std::get<PacketHeader>(out), sentinel) << c.what << ": output written";
+		// With the trim DSCP only a payload cut short is taken: as a
+		// Trimmed, its header whole and valid.
+		const WireError trimmed =
+			unorc::parse(c.dgram.data(), c.dgram.size(), kLimits, &out, true);
+		if (c.want == WireError::PayloadTruncated) {
+			EXPECT_EQ(trimmed, WireError::Ok) << c.what;
+			EXPECT_EQ(std::get<Trimmed>(out).header, kData) << c.what;
+		} else {
+			EXPECT_EQ(trimmed, c.want) << c.what << ", trimmed";
+			EXPECT_EQ(std::get<PacketHeader>(out), sentinel) << c.what << ", trimmed";
+		}
 	}
 }
 
