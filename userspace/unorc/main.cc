@@ -171,8 +171,17 @@ struct RecvOptions {
 	uint64_t messages = 0;
 	uint64_t linger_ms = 200;
 	uint64_t idle_ms = 0;
+	std::string trim_dscp = "62";
 	bool json = false;
 };
+
+// --trim-dscp: "off", or a DSCP 0..63.
+std::optional<uint8_t> trim_dscp_of(const std::string &s)
+{
+	if (s == "off")
+		return std::nullopt;
+	return static_cast<uint8_t>(std::stoi(s));
+}
 
 // Done: --messages delivered and then quiet for --linger-ms (late
 // retransmissions still get their ACKs), quiet for --idle-ms after the
@@ -188,7 +197,8 @@ bool recv_done(const RecvOptions &o, const ReceiverTransport &rx, uint64_t deliv
 int run_recv(const RecvOptions &o)
 {
 	const ReceiverOptions ro = { .codes = code_policy(o.code), .ec_wait_ns = o.ec_wait_us * kUs,
-				     .window_bytes = o.window_bytes, .max_flows = o.max_flows };
+				     .window_bytes = o.window_bytes, .max_flows = o.max_flows,
+				     .trim_dscp = trim_dscp_of(o.trim_dscp) };
 	ReceiverTransport rx(with_option("--listen", [&] { return parse_endpoint(o.listen); }), ro);
 	std::fprintf(stderr, "unorc recv: listening on %s\n", to_string(rx.local()).c_str());
 	uint64_t delivered = 0, bytes = 0, bad_bytes = 0;
@@ -212,7 +222,9 @@ int run_recv(const RecvOptions &o)
 	const ReceiverCounters t = rx.totals();
 	print({ { "role", "recv_summary" }, { "messages", delivered }, { "bytes", bytes },
 		{ "mismatched_bytes", bad_bytes }, { "flows", rx.flows() }, { "datagrams", s.datagrams },
-		{ "ce", s.ce }, { "acks", s.acks }, { "nacks", s.nacks }, { "decoded_blocks", t.decoded },
+		{ "ce", s.ce }, { "acks", s.acks }, { "nacks", s.nacks }, { "trims", t.trims },
+		{ "trims_unwanted", t.trims_unwanted }, { "trim_dscp", o.trim_dscp },
+		{ "decoded_blocks", t.decoded },
 		{ "duplicates", t.duplicates }, { "done_block", t.done_block },
 		{ "outside_window", t.outside_window }, { "conflicts", t.conflicts },
 		{ "bad_messages", t.bad_messages }, { "send_failures", s.send_failures },
@@ -251,17 +263,31 @@ const std::map<std::string, unolb_mode> kRepathModes = {
 	{ "copy_good", UNOLB_REPATH_COPY_GOOD },
 };
 
-json fct_json(std::vector<uint64_t> fct)
+// min, mean, p50, p99 and max of the values; {} for none.
+json spread_json(std::vector<uint64_t> v)
 {
-	if (fct.empty())
+	if (v.empty())
 		return json::object();
-	std::sort(fct.begin(), fct.end());
+	std::sort(v.begin(), v.end());
 	uint64_t sum = 0;
-	for (uint64_t f : fct)
+	for (uint64_t f : v)
 		sum += f;
-	return { { "min", fct.front() }, { "mean", sum / fct.size() }, { "p50", percentile(fct, 50) },
-		 { "p99", percentile(fct, 99) }, { "max", fct.back() } };
+	return { { "min", v.front() }, { "mean", sum / v.size() }, { "p50", percentile(v, 50) },
+		 { "p99", percentile(v, 99) }, { "max", v.back() } };
 }
+
+// The trimmed packets' repairs (TrimRepair), times in us.
+struct TrimRepairs {
+	std::vector<uint64_t> since_send_us, since_nack_us;
+	uint64_t retrimmed = 0; // packets trimmed again on a resend
+
+	void add(const TrimRepair &t)
+	{
+		since_send_us.push_back(t.since_send_ns / kUs);
+		since_nack_us.push_back(t.since_nack_ns / kUs);
+		retrimmed += t.trims > 1;
+	}
+};
 
 int run_send(const SendOptions &o)
 {
@@ -281,6 +307,7 @@ int run_send(const SendOptions &o)
 		      std::move(paths), start);
 	uint64_t queued = 0, done = 0, bytes = 0;
 	std::vector<uint64_t> fct;
+	TrimRepairs trims;
 	const auto fill = [&](uint64_t now) {
 		for (; queued < o.messages && queued - done < o.outstanding; queued++) {
 			const uint32_t id = static_cast<uint32_t>(queued);
@@ -299,6 +326,8 @@ int run_send(const SendOptions &o)
 				print({ { "role", "send" }, { "msg_id", c.msg_id }, { "bytes", c.bytes },
 					{ "fct_us", c.fct_ns / kUs } }, o.json);
 			}
+			for (const TrimRepair &t : tx.take_trim_repairs())
+				trims.add(t);
 			fill(now);
 			return done < o.messages && !g_stop;
 		},
@@ -311,13 +340,20 @@ int run_send(const SendOptions &o)
 		{ "payload", code.len }, { "subflows", subflows }, { "source_ports", ports },
 		{ "messages", done }, { "messages_wanted", o.messages }, { "bytes", bytes },
 		{ "complete", finished }, { "elapsed_us", elapsed_us },
-		{ "goodput_mbps", elapsed_us ? bytes * 8.0 / elapsed_us : 0.0 }, { "fct_us", fct_json(fct) },
+		{ "goodput_mbps", elapsed_us ? bytes * 8.0 / elapsed_us : 0.0 },
+		{ "fct_us", spread_json(fct) },
 		{ "packets_sent", s.packets_sent }, { "bytes_sent", s.bytes_sent },
 		{ "retransmissions", c.retransmits }, { "timeouts", c.timeouts },
 		{ "rto_events", s.rto_events }, { "repath", o.repath },
 		{ "repath_events", s.repath_events }, { "rebinds", s.rebinds },
 		{ "rebind_failures", s.rebind_failures }, { "acks", s.acks }, { "nacks", s.nacks },
-		{ "bad_acks", c.bad_acks }, { "send_failures", s.send_failures },
+		{ "trim_nacks", s.trim_nacks }, { "trim_resends", c.trim_resends },
+		{ "trim_nacks_ignored", c.trim_nacks_ignored },
+		{ "trims_repaired", trims.since_send_us.size() }, { "retrimmed", trims.retrimmed },
+		{ "trim_repair_us", spread_json(trims.since_send_us) },
+		{ "trim_nack_repair_us", spread_json(trims.since_nack_us) },
+		{ "bad_acks", c.bad_acks }, { "bad_nacks", c.bad_nacks },
+		{ "send_failures", s.send_failures },
 		{ "window_stops", s.window_stops }, { "pacing_waits", s.pacing_waits },
 		{ "cwnd", tx.cwnd_bytes() }, { "max_cwnd", s.max_cwnd },
 		{ "base_rtt_us", tx.cc().base_rtt_us },
@@ -373,6 +409,17 @@ void add_recv_options(CLI::App *recv, RecvOptions &o)
 	recv->add_option("--linger-ms", o.linger_ms, "quiet after the last of --messages")
 		->default_val(200);
 	recv->add_option("--idle-ms", o.idle_ms, "exit after MS of quiet (0: never)")->default_val(0);
+	recv->add_option("--trim-dscp", o.trim_dscp,
+			 "DSCP of trimmed headers, NACKed at once (sch_phantom trim-dscp), or off")
+		->default_val("62")
+		->check([](const std::string &s) {
+			if (s == "off")
+				return std::string();
+			const bool digits = !s.empty() && s.size() <= 2 &&
+					    s.find_first_not_of("0123456789") == std::string::npos;
+			return digits && std::stoi(s) <= 63 ? std::string()
+							    : std::string("expected off or 0..63");
+		});
 	recv->add_flag("--json", o.json, "JSON lines");
 	add_code_options(recv, o.code);
 }

@@ -71,20 +71,20 @@ std::span<const uint8_t> addr_bytes(const Endpoint &e, int *family)
 	return { b, 16 };
 }
 
-// The ECN codepoint an IP_TOS (one byte) or IPV6_TCLASS (an int) cmsg
-// carries; false for any other cmsg.
-bool ecn_of(const cmsghdr *c, uint8_t *ecn)
+// The TOS byte an IP_TOS (one byte) or IPV6_TCLASS (an int) cmsg carries:
+// the DSCP and the ECN codepoint; false for any other cmsg.
+bool tos_of(const cmsghdr *c, uint8_t *tos)
 {
-	const bool tos = c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TOS;
-	const bool tclass = c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_TCLASS;
-	if (tos && c->cmsg_len >= CMSG_LEN(1)) {
-		*ecn = *CMSG_DATA(c) & kEcnMask;
+	const bool v4 = c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TOS;
+	const bool v6 = c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_TCLASS;
+	if (v4 && c->cmsg_len >= CMSG_LEN(1)) {
+		*tos = *CMSG_DATA(c);
 		return true;
 	}
-	if (tclass && c->cmsg_len >= CMSG_LEN(sizeof(int))) {
+	if (v6 && c->cmsg_len >= CMSG_LEN(sizeof(int))) {
 		int v;
 		std::memcpy(&v, CMSG_DATA(c), sizeof(v));
-		*ecn = static_cast<uint8_t>(v & kEcnMask);
+		*tos = static_cast<uint8_t>(v);
 		return true;
 	}
 	return false;
@@ -292,9 +292,9 @@ bool recv_datagram(int fd, std::span<uint8_t> buf, Datagram *out)
 	out->from.len = msg.msg_namelen;
 	out->len = static_cast<size_t>(n);
 	out->truncated = (msg.msg_flags & MSG_TRUNC) != 0;
-	out->ecn = 0;
+	out->tos = 0;
 	for (cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
-		if (ecn_of(c, &out->ecn))
+		if (tos_of(c, &out->tos))
 			break;
 	return true;
 }

@@ -80,10 +80,12 @@ inline constexpr uint8_t kCe = 0x03;
 struct Datagram {
 	size_t len = 0;         // bytes in the buffer
 	bool truncated = false; // longer than the buffer
-	uint8_t ecn = 0;        // its ECN codepoint, 0 (not-ECT) if unknown
+	uint8_t tos = 0;        // its TOS or traffic class, 0 if unknown
 	Endpoint from;
 
-	bool ce() const { return ecn == kCe; }
+	uint8_t ecn() const { return tos & kEcnMask; }
+	uint8_t dscp() const { return tos >> 2; }
+	bool ce() const { return ecn() == kCe; }
 };
 // One datagram from fd into buf; false when none is waiting (EAGAIN) or
 // on an error the socket reports (ICMP unreachable, ...), which the

@@ -27,11 +27,16 @@ uint32_t Receiver::highest_completed() const
 	return next_block_ ? static_cast<uint32_t>(next_block_ - 1) : kNoBlock;
 }
 
+void Receiver::check_flow(uint32_t flow_id) const
+{
+	if (flow_id != cfg_.flow_id)
+		throw std::invalid_argument("unorc: receiver of flow " + std::to_string(cfg_.flow_id) +
+					    " given flow " + std::to_string(flow_id));
+}
+
 Received Receiver::on_packet(const PacketHeader &h, const uint8_t *payload, bool ce, uint64_t now_ns)
 {
-	if (h.flow_id != cfg_.flow_id)
-		throw std::invalid_argument("unorc: receiver of flow " + std::to_string(cfg_.flow_id) +
-					    " given flow " + std::to_string(h.flow_id));
+	check_flow(h.flow_id);
 	Received r;
 	// A block below next_block_ is complete: the ACK tells the sender so.
 	if (h.block_id < next_block_) {
@@ -67,6 +72,54 @@ Received Receiver::on_packet(const PacketHeader &h, const uint8_t *payload, bool
 	return r;
 }
 
+// SMaRTT Sec. III-D and Ultra Ethernet: the receiver of a trimmed header
+// NACKs that packet, and the sender resends it without waiting for a
+// timer. The block's own NACK timer (spec 6.2) is left as it is: a trim
+// is no packet in, and if its NACK is lost the timer or the RTO repairs.
+std::optional<Nack> Receiver::on_trim(const PacketHeader &h)
+{
+	check_flow(h.flow_id);
+	// Complete and delivered: the ACKs already said so.
+	if (h.block_id < next_block_) {
+		counters_.trims_unwanted++;
+		return std::nullopt;
+	}
+	if (h.block_id - next_block_ >= cfg_.max_blocks) {
+		counters_.outside_window++;
+		return std::nullopt;
+	}
+	const auto it = blocks_.find(h.block_id);
+	if (it == blocks_.end() ? !agrees_with_message(h) : !agrees(h, it->second)) {
+		counters_.conflicts++;
+		return std::nullopt;
+	}
+	if (it != blocks_.end() && (it->second.done || it->second.have[h.block_idx])) {
+		counters_.trims_unwanted++;
+		return std::nullopt;
+	}
+	counters_.trims++;
+	return Nack{ .flow_id = cfg_.flow_id,
+		     .block_id = h.block_id,
+		     .highest_completed_block = highest_completed(),
+		     .trimmed = true,
+		     .block_idx = h.block_idx };
+}
+
+// Whether h says of its block what the block's first packet said.
+bool Receiver::agrees(const PacketHeader &h, const Block &b) const
+{
+	const bool last = h.flags & kFlagLastBlock;
+	return b.msg_id == h.msg_id && b.msg_len == h.msg_len && b.last == last;
+}
+
+// Whether h, of a block not held, says of its message's length what the
+// message's blocks held or assembling say.
+bool Receiver::agrees_with_message(const PacketHeader &h) const
+{
+	const auto m = msgs_.find(h.msg_id);
+	return m == msgs_.end() || m->second.msg_len == h.msg_len;
+}
+
 // The block of h, created if new; end() if h disagrees with what earlier
 // packets said of the block or of its message. Arms the NACK timer of an
 // incomplete block that has none: at its first packet, and again at the
@@ -76,8 +129,7 @@ Receiver::BlockMap::iterator Receiver::admit(const PacketHeader &h, uint64_t now
 	const bool last = h.flags & kFlagLastBlock;
 	auto it = blocks_.find(h.block_id);
 	if (it == blocks_.end()) {
-		const auto m = msgs_.find(h.msg_id);
-		if (m != msgs_.end() && m->second.msg_len != h.msg_len)
+		if (!agrees_with_message(h))
 			return blocks_.end();
 		const size_t n = coder_.packets();
 		Block b = { .msg_id = h.msg_id,
@@ -88,8 +140,7 @@ Receiver::BlockMap::iterator Receiver::admit(const PacketHeader &h, uint64_t now
 			    .have = std::vector<bool>(n) };
 		it = blocks_.emplace(h.block_id, std::move(b)).first;
 		ref(h.msg_id, h.msg_len);
-	} else if (it->second.msg_id != h.msg_id || it->second.msg_len != h.msg_len ||
-		   it->second.last != last) {
+	} else if (!agrees(h, it->second)) {
 		return blocks_.end();
 	}
 	Block &b = it->second;

@@ -50,7 +50,11 @@ struct ReceiverCounters {
 	uint64_t conflicts = 0;      // msg_id, msg_len or LAST_BLOCK disagree: dropped, no ACK
 	uint64_t decoded = 0;        // blocks rebuilt from parity
 	uint64_t bad_messages = 0;   // complete blocks not framing a message: dropped
-	uint64_t nacks = 0;
+	uint64_t nacks = 0;          // the NACK timer's
+	// Trimmed headers (on_trim()); outside_window and conflicts count
+	// theirs too.
+	uint64_t trims = 0;          // NACKed at once
+	uint64_t trims_unwanted = 0; // the packet held or its block complete: no NACK
 };
 
 class Receiver {
@@ -62,6 +66,14 @@ public:
 	// h passed parse() with limits() and payload holds its payload_len
 	// bytes; h.flow_id is this flow's, else std::invalid_argument.
 	Received on_packet(const PacketHeader &h, const uint8_t *payload, bool ce, uint64_t now_ns);
+
+	// A switch trimmed packet h (its header alone, parse()'s Trimmed): the
+	// TRIMMED NACK that asks for it at once. None if the packet is no
+	// longer wanted (held, or its block complete: trims_unwanted), beyond
+	// the window (outside_window) or h disagrees with what earlier packets
+	// said of its block or message (conflicts). A trim holds, arms and
+	// completes nothing. h.flow_id is this flow's, as in on_packet().
+	std::optional<Nack> on_trim(const PacketHeader &h);
 
 	// The NACKs due at now_ns, by block id; each disarms its block's timer.
 	std::vector<Nack> tick(uint64_t now_ns);
@@ -98,6 +110,9 @@ private:
 	};
 	using BlockMap = std::map<uint32_t, Block>;
 
+	void check_flow(uint32_t flow_id) const;
+	bool agrees(const PacketHeader &h, const Block &b) const;
+	bool agrees_with_message(const PacketHeader &h) const;
 	BlockMap::iterator admit(const PacketHeader &h, uint64_t now_ns);
 	void store(Block &b, const PacketHeader &h, const uint8_t *payload);
 	void complete(Block &b);

@@ -331,3 +331,124 @@ TEST(Receiver, RejectsBadConfigAndFlow)
 	p.h.flow_id = 8;
 	EXPECT_THROW(feed(r, p, 0), std::invalid_argument);
 }
+
+namespace {
+
+Nack trim_nack(uint32_t block_id, uint16_t block_idx, uint32_t highest = kNoBlock)
+{
+	return { .flow_id = 7,
+		 .block_id = block_id,
+		 .highest_completed_block = highest,
+		 .trimmed = true,
+		 .block_idx = block_idx };
+}
+
+} // namespace
+
+// A trimmed header is NACKed at once, TRIMMED with its block_idx, whether
+// its block is held or not; it holds, arms and completes nothing.
+TEST(Receiver, TrimIsNackedAtOnce)
+{
+	const auto pkts = packets({ { 1, 256 } }); // blocks 0 and 1, 10 packets each
+	Receiver r(config());
+	feed(r, find(pkts, 0, 0), 100);
+	EXPECT_EQ(r.on_trim(find(pkts, 0, 4).h), trim_nack(0, 4));
+	EXPECT_EQ(r.on_trim(find(pkts, 1, 9).h), trim_nack(1, 9));
+	// Trimmed again (its resend): NACKed again.
+	EXPECT_EQ(r.on_trim(find(pkts, 0, 4).h), trim_nack(0, 4));
+	EXPECT_EQ(r.blocks_held(), 1u);
+	// Block 0's timer is its first packet's, block 1 has none.
+	EXPECT_TRUE(r.tick(100 + kWait - 1).empty());
+	EXPECT_EQ(r.tick(100 + kWait), (std::vector<Nack>{ { 7, 0, kNoBlock } }));
+	EXPECT_TRUE(r.tick(1000000).empty());
+	const ReceiverCounters &c = r.counters();
+	EXPECT_EQ(c.trims, 3u);
+	EXPECT_EQ(c.trims_unwanted, 0u);
+	EXPECT_EQ(c.stored, 1u);
+	EXPECT_EQ(c.nacks, 1u);
+	// Block 0 complete: a trim of block 1 names it.
+	feed_block(r, pkts, 0, { 4, 9 }, 2000);
+	EXPECT_EQ(r.highest_completed(), 0u);
+	EXPECT_EQ(r.on_trim(find(pkts, 1, 0).h), trim_nack(1, 0, 0));
+}
+
+// Trimmed packets 7, 8 and 9 of a block of 7 in: three NACKs; the
+// resend of 7 completes the block and delivers the message, and the
+// trims of 8 and 9 then ask for nothing.
+TEST(Receiver, TrimThenResendCompletesTheBlock)
+{
+	const auto pkts = packets({ { 3, 128 } });
+	Receiver r(config());
+	feed_block(r, pkts, 0, { 7, 8, 9 });
+	for (uint16_t i : { 7, 8, 9 })
+		EXPECT_EQ(r.on_trim(find(pkts, 0, i).h), trim_nack(0, i));
+	Pkt resent = find(pkts, 0, 7);
+	resent.h.flags |= kFlagRetx;
+	resent.h.tx_ts_ns = 500;
+	const Received got = feed(r, resent, 600);
+	EXPECT_EQ(got.ack->completed_block, 0u);
+	EXPECT_EQ(got.ack->echo_tx_ts_ns, 500u);
+	EXPECT_EQ(got.messages, (std::vector<DeliveredMessage>{ { 3, pattern(128, 3) } }));
+	EXPECT_EQ(r.counters().decoded, 0u);
+	EXPECT_FALSE(r.on_trim(find(pkts, 0, 8).h));
+	EXPECT_FALSE(r.on_trim(find(pkts, 0, 9).h));
+	EXPECT_EQ(r.counters().trims, 3u);
+	EXPECT_EQ(r.counters().trims_unwanted, 2u);
+	EXPECT_EQ(r.blocks_held(), 0u);
+}
+
+// No NACK for a packet no longer missing: held (a duplicate's trim), of
+// a block complete but waiting for an earlier one, or of a block
+// complete and delivered. Each is counted, nothing else changes.
+TEST(Receiver, TrimOfAPacketNotMissing)
+{
+	const auto pkts = packets({ { 1, 256 } });
+	Receiver r(config());
+	feed(r, find(pkts, 0, 2), 0);
+	EXPECT_FALSE(r.on_trim(find(pkts, 0, 2).h));
+	feed_block(r, pkts, 1, { 0, 1 });
+	EXPECT_EQ(r.blocks_held(), 2u);
+	EXPECT_FALSE(r.on_trim(find(pkts, 1, 0).h)); // block 1 complete, held
+	feed_block(r, pkts, 0, { 8, 9 });
+	EXPECT_EQ(r.blocks_held(), 0u);
+	EXPECT_FALSE(r.on_trim(find(pkts, 0, 9).h)); // below next_block
+	EXPECT_FALSE(r.on_trim(find(pkts, 1, 1).h));
+	const ReceiverCounters &c = r.counters();
+	EXPECT_EQ(c.trims, 0u);
+	EXPECT_EQ(c.trims_unwanted, 4u);
+	EXPECT_EQ(c.stored, 1u + 8 + 7);
+	EXPECT_EQ(c.duplicates, 1u); // packet 2 of block 0, fed again
+	EXPECT_EQ(c.done_block, 0u);
+}
+
+// Beyond the window, or disagreeing with its block or its message: no
+// NACK, counted as such packets are, and another flow's throws.
+TEST(Receiver, TrimOutsideTheWindowOrConflicting)
+{
+	const auto pkts = packets({ { 1, 128 * 3 } });
+	Receiver r(config(2));
+	feed(r, find(pkts, 0, 0), 0);
+	EXPECT_FALSE(r.on_trim(find(pkts, 2, 0).h));
+	EXPECT_EQ(r.counters().outside_window, 1u);
+	const auto trim = [&](uint32_t block_id, uint16_t idx, auto edit) {
+		PacketHeader h = find(pkts, block_id, idx).h;
+		edit(h);
+		return r.on_trim(h);
+	};
+	EXPECT_FALSE(trim(0, 1, [](PacketHeader &h) { h.msg_id = 2; }));
+	EXPECT_FALSE(trim(0, 1, [](PacketHeader &h) { h.msg_len += 16; }));
+	EXPECT_FALSE(trim(1, 0, [](PacketHeader &h) { h.msg_len += 16; })); // block not held
+	EXPECT_EQ(r.counters().conflicts, 3u);
+	EXPECT_EQ(r.counters().trims, 0u);
+	EXPECT_EQ(r.blocks_held(), 1u);
+	// Another message may take block 1, as a packet of it could.
+	EXPECT_EQ(trim(1, 0,
+		       [](PacketHeader &h) {
+			       h.msg_id = 2;
+			       h.msg_len += 16;
+		       }),
+		  trim_nack(1, 0));
+	PacketHeader other = find(pkts, 0, 1).h;
+	other.flow_id = 8;
+	EXPECT_THROW(r.on_trim(other), std::invalid_argument);
+}

@@ -190,28 +190,41 @@ AckInfo Sender::on_ack(const Ack &a, uint64_t now_ns)
 		info.rtt_ns = now_ns - a.echo_tx_ts_ns;
 	unolb_on_ack(&lb_, a.subflow, now_ns);
 	if (it != blocks_.end() && !it->second.pkts[idx].acked) {
-		it->second.pkts[idx].acked = true;
-		land(it->second.pkts[idx]);
-		info.acked_bytes = it->second.pkts[idx].h.payload_len;
+		Packet &p = it->second.pkts[idx];
+		p.acked = true;
+		land(p);
+		repaired(p, now_ns);
+		info.acked_bytes = p.h.payload_len;
 		// The receiver ACKs only packets it holds, so it holds d of the
 		// block's and has decoded it: a decodable block is never resent
 		// (spec 6.3).
 		if (++it->second.acked == it->second.d)
-			complete(it);
+			complete(it, now_ns);
 	}
 	if (a.completed_block != kNoBlock) {
 		const auto done = blocks_.find(a.completed_block);
 		if (done != blocks_.end())
-			complete(done);
+			complete(done, now_ns);
 	}
-	complete_through(a.highest_completed_block);
+	complete_through(a.highest_completed_block, now_ns);
 	return info;
 }
 
-int Sender::on_nack(const Nack &n)
+int Sender::on_nack(const Nack &n, uint64_t now_ns)
 {
 	check_flow(n.flow_id);
-	complete_through(n.highest_completed_block);
+	return n.trimmed ? on_trim_nack(n, now_ns) : on_block_nack(n, now_ns);
+}
+
+// Spec 6.3 [A]: every packet of the block not ACKed goes again.
+int Sender::on_block_nack(const Nack &n, uint64_t now_ns)
+{
+	// The receiver NACKs only blocks it has packets of.
+	if (never_sent(n.block_id)) {
+		counters_.bad_nacks++;
+		return 0;
+	}
+	complete_through(n.highest_completed_block, now_ns);
 	const auto it = blocks_.find(n.block_id);
 	if (it == blocks_.end())
 		return 0; // complete
@@ -224,6 +237,50 @@ int Sender::on_nack(const Nack &n)
 		queued++;
 	}
 	return queued;
+}
+
+// SMaRTT Sec. III-D: a trimmed packet goes again at once, and only it.
+// The NACK is checked against what was sent before anything of it is
+// believed, highest_completed_block included: a forged or stale one
+// changes nothing. (Its block_id is above its highest_completed_block,
+// which parse() checks, so completing through that leaves it held.)
+int Sender::on_trim_nack(const Nack &n, uint64_t now_ns)
+{
+	const auto it = blocks_.find(n.block_id);
+	if (it == blocks_.end()) {
+		(never_sent(n.block_id) ? counters_.bad_nacks : counters_.trim_nacks_ignored)++;
+		return 0;
+	}
+	if (!sent_idx(it->second, n.block_idx) || !it->second.pkts[n.block_idx].sent) {
+		counters_.bad_nacks++;
+		return 0;
+	}
+	Packet &p = it->second.pkts[n.block_idx];
+	if (p.acked || p.queued) {
+		counters_.trim_nacks_ignored++;
+		return 0;
+	}
+	complete_through(n.highest_completed_block, now_ns);
+	// The packet's latest transmission is the one in flight: trimmed.
+	if (!p.trim)
+		p.trim = Trim{ .first_sent_ns = p.h.tx_ts_ns, .last_nack_ns = 0, .count = 0 };
+	p.trim->last_nack_ns = now_ns;
+	p.trim->count++;
+	queue_retx(n.block_id, n.block_idx, p);
+	counters_.trim_resends++;
+	return 1;
+}
+
+// No packet of the block ever left: the flow has not reached it, or has
+// queued it and sent none of it yet.
+bool Sender::never_sent(uint32_t block_id) const
+{
+	if (block_id >= next_block_)
+		return true;
+	const auto it = blocks_.find(block_id);
+	const auto sent = [](const Packet &p) { return p.sent; };
+	return it != blocks_.end() &&
+	       std::none_of(it->second.pkts.begin(), it->second.pkts.end(), sent);
 }
 
 int Sender::scan(uint64_t now_ns)
@@ -253,27 +310,46 @@ uint32_t Sender::repath(uint64_t now_ns, uint64_t base_rtt_ns, const LbDraws &rn
 	return moved;
 }
 
-void Sender::complete(BlockMap::iterator it)
+// A trimmed packet is repaired once the receiver has its bytes: it is
+// ACKed, or its block complete.
+void Sender::repaired(Packet &p, uint64_t now_ns)
+{
+	if (!p.trim)
+		return;
+	trim_repairs_.push_back({ .since_send_ns = now_ns - p.trim->first_sent_ns,
+				  .since_nack_ns = now_ns - p.trim->last_nack_ns,
+				  .trims = p.trim->count });
+	p.trim.reset();
+}
+
+void Sender::complete(BlockMap::iterator it, uint64_t now_ns)
 {
 	const auto m = msgs_.find(it->second.msg_first);
 	if (--m->second.incomplete == 0) {
 		completed_.push_back(m->second.msg_id);
 		msgs_.erase(m);
 	}
-	for (Packet &p : it->second.pkts)
+	for (Packet &p : it->second.pkts) {
 		land(p);
+		repaired(p, now_ns);
+	}
 	blocks_.erase(it);
 }
 
-void Sender::complete_through(uint32_t highest)
+void Sender::complete_through(uint32_t highest, uint64_t now_ns)
 {
 	while (highest != kNoBlock && !blocks_.empty() && blocks_.begin()->first <= highest)
-		complete(blocks_.begin());
+		complete(blocks_.begin(), now_ns);
 }
 
 std::vector<uint32_t> Sender::take_completed()
 {
 	return std::exchange(completed_, {});
+}
+
+std::vector<TrimRepair> Sender::take_trim_repairs()
+{
+	return std::exchange(trim_repairs_, {});
 }
 
 } // namespace unorc

@@ -79,7 +79,23 @@ struct AckInfo {
 struct SenderCounters {
 	uint64_t retransmits = 0;
 	uint64_t timeouts = 0;
-	uint64_t bad_acks = 0; // a packet never sent, or an unknown sub-flow: ignored
+	uint64_t bad_acks = 0;  // a packet never sent, or an unknown sub-flow: ignored
+	uint64_t bad_nacks = 0; // a block or (TRIMMED) a packet never sent: ignored
+	uint64_t trim_resends = 0;       // packets queued again by a TRIMMED NACK
+	uint64_t trim_nacks_ignored = 0; // its packet ACKed, queued, or its block complete
+};
+
+// How long a trimmed packet took to be repaired, its ACK or its block's
+// completion (decoded) telling the sender the receiver has its bytes.
+// One per packet, however often it was trimmed: from its first trimmed
+// transmission (what the loss cost), and from the last TRIMMED NACK
+// (what the resend took: one round trip through the path's queues).
+struct TrimRepair {
+	uint64_t since_send_ns; // from the first trimmed transmission
+	uint64_t since_nack_ns; // from the last TRIMMED NACK
+	uint32_t trims;         // TRIMMED NACKs that resent it
+
+	bool operator==(const TrimRepair &) const = default;
 };
 
 class Sender {
@@ -100,8 +116,13 @@ public:
 	// a and n are this flow's, else std::invalid_argument.
 	AckInfo on_ack(const Ack &a, uint64_t now_ns);
 	// Queues the block's sent, unACKed packets not already queued for
-	// retransmission; returns how many.
-	int on_nack(const Nack &n);
+	// retransmission; with n.trimmed (a switch trimmed the packet, SMaRTT
+	// Sec. III-D) the one packet n names, if it is such a packet. Returns
+	// how many. A NACK of a block, or a packet, this flow never sent is
+	// counted (bad_nacks) and changes nothing; nor does a TRIMMED NACK of
+	// a packet already ACKed or queued, or of a complete block
+	// (trim_nacks_ignored).
+	int on_nack(const Nack &n, uint64_t now_ns);
 	// Times out the sent, unACKed packets not queued whose RTO has passed;
 	// returns how many.
 	int scan(uint64_t now_ns);
@@ -117,6 +138,8 @@ public:
 
 	// The messages completed since the last call, in completion order.
 	std::vector<uint32_t> take_completed();
+	// The trimmed packets repaired since the last call, in repair order.
+	std::vector<TrimRepair> take_trim_repairs();
 
 	// When an ACK last came back on each sub-flow, the flow's start
 	// before any (spec 5.1).
@@ -133,6 +156,12 @@ public:
 	size_t blocks_held() const { return blocks_.size(); }
 
 private:
+	// A trimmed packet not yet repaired.
+	struct Trim {
+		uint64_t first_sent_ns; // its first trimmed transmission's
+		uint64_t last_nack_ns;  // when the last TRIMMED NACK came
+		uint32_t count;
+	};
 	struct Packet {
 		PacketHeader h; // as last sent
 		std::vector<uint8_t> payload; // len bytes, zero-padded
@@ -141,6 +170,7 @@ private:
 		bool acked = false;
 		bool queued = true;
 		bool in_flight = false;
+		std::optional<Trim> trim; // none once repaired
 	};
 	struct Block {
 		uint32_t msg_first; // the message's key in msgs_
@@ -162,10 +192,14 @@ private:
 		       std::span<const uint8_t> data);
 	bool sent_idx(const Block &b, uint64_t idx) const;
 	Outgoing transmit(Packet &p, uint64_t now_ns);
+	int on_block_nack(const Nack &n, uint64_t now_ns);
+	int on_trim_nack(const Nack &n, uint64_t now_ns);
+	bool never_sent(uint32_t block_id) const;
 	void queue_retx(uint32_t block_id, uint16_t idx, Packet &p);
 	void land(Packet &p);
-	void complete(BlockMap::iterator it);
-	void complete_through(uint32_t highest);
+	void repaired(Packet &p, uint64_t now_ns);
+	void complete(BlockMap::iterator it, uint64_t now_ns);
+	void complete_through(uint32_t highest, uint64_t now_ns);
 	void check_flow(uint32_t flow_id) const;
 
 	SenderConfig cfg_;
@@ -177,6 +211,7 @@ private:
 	std::deque<Ref> retx_, fresh_;
 	unolb_flow lb_;
 	std::vector<uint32_t> completed_;
+	std::vector<TrimRepair> trim_repairs_;
 	SenderCounters counters_;
 };
 

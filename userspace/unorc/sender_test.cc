@@ -163,8 +163,8 @@ TEST(Sender, NackResendsUnacked)
 	const auto pkts = drain(s);
 	for (int i : { 0, 2, 4, 6, 8 })
 		s.on_ack(ack_of(pkts[i].h), 100);
-	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }), 5);
-	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }), 0);
+	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }, 200), 5);
+	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }, 200), 0);
 	const auto again = drain(s, 1000);
 	EXPECT_EQ(indices(again), (std::vector<int>{ 1, 3, 5, 7, 9 }));
 	for (const Pkt &p : again)
@@ -172,7 +172,7 @@ TEST(Sender, NackResendsUnacked)
 	// Not timed out before their new deadline.
 	EXPECT_EQ(s.scan(1000 + kRto - 1), 10); // block 1's, sent at 10..19
 	drain(s, 9000);
-	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }), 5);
+	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }, 9000), 5);
 	EXPECT_EQ(s.counters().retransmits, 15u);
 }
 
@@ -185,11 +185,11 @@ TEST(Sender, DecodableBlockNeverResent)
 	const auto pkts = drain(s);
 	for (int i = 0; i < 5; i++)
 		s.on_ack(ack_of(pkts[i].h), 100);
-	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }), 5);
+	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }, 200), 5);
 	for (int i = 5; i < 8; i++)
 		s.on_ack(ack_of(pkts[i].h), 100);
 	EXPECT_EQ(s.blocks_held(), 1u);
-	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }), 0);
+	EXPECT_EQ(s.on_nack({ 7, 0, kNoBlock }, 200), 0);
 	EXPECT_EQ(s.scan(kRto), 0);
 	// Block 1's packets 10..19 only.
 	EXPECT_EQ(s.scan(kRto + 19), 10);
@@ -221,9 +221,9 @@ TEST(Sender, MessageCompletion)
 	EXPECT_TRUE(s.take_completed().empty());
 	EXPECT_EQ(s.blocks_held(), 2u);
 	// A NACK names a highest complete block too.
-	EXPECT_EQ(s.on_nack({ 7, 3, 2 }), 3);
+	EXPECT_EQ(s.on_nack({ 7, 3, 2 }, 200), 3);
 	EXPECT_EQ(s.take_completed(), (std::vector<uint32_t>{ 1 }));
-	EXPECT_EQ(s.on_nack({ 7, 1, kNoBlock }), 0);
+	EXPECT_EQ(s.on_nack({ 7, 1, kNoBlock }, 200), 0);
 	s.on_ack(ack_of(pkts[0].h, kNoBlock, 3), 100);
 	EXPECT_EQ(s.take_completed(), (std::vector<uint32_t>{ 3 }));
 	EXPECT_EQ(s.blocks_held(), 0u);
@@ -285,7 +285,7 @@ TEST(Sender, InFlightBytes)
 	s.on_ack(ack_of(pkts[11].h), 200);
 	s.on_ack(ack_of(pkts[11].h), 201); // a duplicate
 	EXPECT_EQ(s.in_flight_bytes(), 208u);
-	EXPECT_EQ(s.on_nack({ 7, 1, kNoBlock }), 3);
+	EXPECT_EQ(s.on_nack({ 7, 1, kNoBlock }, 250), 3);
 	EXPECT_TRUE(s.has_queued());
 	EXPECT_EQ(s.in_flight_bytes(), 160u);
 	EXPECT_EQ(drain(s, 300).size(), 3u);
@@ -319,7 +319,7 @@ TEST(Sender, RejectsBadConfigAndArguments)
 	Sender s(config());
 	EXPECT_THROW(s.send_message(1, {}), std::invalid_argument);
 	EXPECT_THROW(s.on_ack(Ack{ .flow_id = 8 }, 0), std::invalid_argument);
-	EXPECT_THROW(s.on_nack(Nack{ .flow_id = 8 }), std::invalid_argument);
+	EXPECT_THROW(s.on_nack(Nack{ .flow_id = 8 }, 0), std::invalid_argument);
 }
 
 namespace {
@@ -435,7 +435,136 @@ TEST(Sender, HoldsTheBlocksNotComplete)
 	EXPECT_TRUE(s.holds(0));
 	EXPECT_FALSE(s.holds(2));
 	drain(s);
-	s.on_nack({ 7, 0, 0 });
+	s.on_nack({ 7, 0, 0 }, 100);
 	EXPECT_FALSE(s.holds(0));
 	EXPECT_TRUE(s.holds(1));
+}
+
+namespace {
+
+Nack trim_nack(uint32_t block_id, uint16_t block_idx, uint32_t highest = kNoBlock)
+{
+	return { .flow_id = 7,
+		 .block_id = block_id,
+		 .highest_completed_block = highest,
+		 .trimmed = true,
+		 .block_idx = block_idx };
+}
+
+} // namespace
+
+// A TRIMMED NACK queues its one packet, at once and once: it leaves the
+// window, goes out next with RETX and a fresh RTO, and a second NACK
+// before it has gone changes nothing.
+TEST(Sender, TrimNackResendsThatPacketOnly)
+{
+	Sender s(config());
+	s.send_message(1, pattern(256, 1)); // blocks 0 and 1
+	const auto pkts = drain(s, 100);    // packet k at 100 + k
+	EXPECT_EQ(s.in_flight_bytes(), 320u);
+	EXPECT_EQ(s.on_nack(trim_nack(0, 3), 150), 1);
+	EXPECT_EQ(s.in_flight_bytes(), 304u);
+	EXPECT_TRUE(s.has_queued());
+	EXPECT_EQ(s.on_nack(trim_nack(0, 3), 151), 0);
+	const auto again = drain(s, 160);
+	ASSERT_EQ(again.size(), 1u);
+	EXPECT_EQ(again[0].h.psn, 3u);
+	EXPECT_EQ(again[0].h.flags, kFlagRetx);
+	EXPECT_EQ(again[0].h.tx_ts_ns, 160u);
+	EXPECT_EQ(again[0].payload, pkts[3].payload);
+	EXPECT_EQ(s.in_flight_bytes(), 320u);
+	// Its RTO runs from the resend, the others' from their first send.
+	EXPECT_EQ(s.scan(100 + kRto + 19), 19);
+	EXPECT_EQ(s.scan(160 + kRto - 1), 0);
+	EXPECT_EQ(s.scan(160 + kRto), 1);
+	const SenderCounters &c = s.counters();
+	EXPECT_EQ(c.trim_resends, 1u);
+	EXPECT_EQ(c.trim_nacks_ignored, 1u);
+	EXPECT_EQ(c.retransmits, 1u);
+	EXPECT_EQ(c.bad_nacks, 0u);
+}
+
+// A TRIMMED NACK naming nothing to resend changes nothing, and neither
+// does its highest_completed_block: the packet ACKed or its block
+// complete (ignored), or never sent: an index a short block never sends,
+// one beyond n, a packet not yet sent, a block not reached (bad). A
+// block's NACK of a block never sent is bad too.
+TEST(Sender, TrimNackOfNothingToResendChangesNothing)
+{
+	Sender s(config());
+	s.send_message(1, pattern(128, 1)); // block 0: 10 packets
+	s.send_message(2, pattern(48, 2));  // block 1: d = 3, sends 0..2, 8, 9
+	const auto pkts = drain(s, 100);
+	ASSERT_EQ(pkts.size(), 15u);
+	s.send_message(3, pattern(16, 3)); // block 2: d = 1, sends 0, 8, 9
+	ASSERT_TRUE(s.next(200));          // block 2's packet 0
+	s.send_message(4, pattern(16, 4)); // block 3: none sent
+	s.on_ack(ack_of(pkts[2].h), 210);
+	const uint64_t in_flight = s.in_flight_bytes();
+	ASSERT_EQ(in_flight, 15u * 16); // 15 + 1 sent, 1 ACKed
+	const Nack ignored[] = { trim_nack(0, 2), trim_nack(0, 2, 0) };
+	const Nack bad[] = {
+		trim_nack(1, 5),     trim_nack(1, 10),          trim_nack(2, 8),
+		trim_nack(2, 8, 1),  trim_nack(3, 0),           trim_nack(4, 0),
+		trim_nack(4, 0, 3),  trim_nack(kNoBlock - 1, 9), Nack{ 7, 3, 2 },
+		Nack{ 7, 4, 3 },
+	};
+	for (const Nack &n : ignored)
+		EXPECT_EQ(s.on_nack(n, 300), 0) << n.block_id << " " << n.block_idx;
+	for (const Nack &n : bad)
+		EXPECT_EQ(s.on_nack(n, 300), 0) << n.block_id << " " << n.block_idx;
+	EXPECT_EQ(s.in_flight_bytes(), in_flight);
+	EXPECT_EQ(s.blocks_held(), 4u);
+	EXPECT_TRUE(s.take_completed().empty());
+	// Block 2's 8 and 9, block 3's 0, 8 and 9: nothing else queued.
+	EXPECT_EQ(drain(s, 400).size(), 5u);
+	// Block 0 complete: a trim of it is stale.
+	s.on_ack(ack_of(pkts[0].h, 0), 500);
+	EXPECT_EQ(s.on_nack(trim_nack(0, 7), 510), 0);
+	EXPECT_FALSE(s.has_queued());
+	const SenderCounters &c = s.counters();
+	EXPECT_EQ(c.trim_nacks_ignored, 3u);
+	EXPECT_EQ(c.bad_nacks, std::size(bad));
+	EXPECT_EQ(c.trim_resends, 0u);
+	EXPECT_EQ(c.retransmits, 0u);
+	EXPECT_TRUE(s.take_trim_repairs().empty());
+}
+
+// A trim's repair is timed to the resend's ACK or to the block's
+// completion, whichever comes first, from the trimmed transmission and
+// from the NACK; a packet trimmed again on its resend counts once, from
+// its first trimmed transmission and its last NACK.
+TEST(Sender, TrimRepairTimes)
+{
+	Sender s(config());
+	s.send_message(1, pattern(256, 1)); // blocks 0 and 1
+	const auto pkts = drain(s, 100);    // packet k at 100 + k
+	s.on_nack(trim_nack(0, 3), 150);
+	const auto r3 = drain(s, 160);
+	ASSERT_EQ(r3.size(), 1u);
+	s.on_ack(ack_of(r3[0].h), 200);
+	EXPECT_EQ(s.take_trim_repairs(), (std::vector<TrimRepair>{ { 200 - 103, 200 - 150, 1 } }));
+
+	s.on_nack(trim_nack(0, 5), 210);
+	const auto r5 = drain(s, 220);
+	EXPECT_EQ(s.on_nack(trim_nack(0, 5), 300), 1);
+	EXPECT_EQ(drain(s, 310).size(), 1u);
+	EXPECT_TRUE(s.take_trim_repairs().empty());
+	s.on_ack(ack_of(r5[0].h), 400);
+	EXPECT_EQ(s.take_trim_repairs(), (std::vector<TrimRepair>{ { 400 - 105, 400 - 300, 2 } }));
+
+	// Block 1's packet 1, trimmed: its block completes on eight other
+	// ACKs before the resend's.
+	s.on_nack(trim_nack(1, 1), 500);
+	const auto r11 = drain(s, 510);
+	for (int i : { 10, 12, 13, 14, 15, 16, 17 })
+		s.on_ack(ack_of(pkts[i].h), 600);
+	EXPECT_TRUE(s.take_trim_repairs().empty());
+	s.on_ack(ack_of(pkts[18].h), 650);
+	EXPECT_FALSE(s.holds(1));
+	EXPECT_EQ(s.take_trim_repairs(), (std::vector<TrimRepair>{ { 650 - 111, 650 - 500, 1 } }));
+	s.on_ack(ack_of(r11[0].h), 700);
+	EXPECT_TRUE(s.take_trim_repairs().empty());
+	EXPECT_EQ(s.counters().trim_resends, 4u);
+	EXPECT_EQ(s.counters().retransmits, 4u);
 }

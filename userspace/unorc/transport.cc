@@ -61,6 +61,8 @@ void add(ReceiverCounters &sum, const ReceiverCounters &c)
 	sum.decoded += c.decoded;
 	sum.bad_messages += c.bad_messages;
 	sum.nacks += c.nacks;
+	sum.trims += c.trims;
+	sum.trims_unwanted += c.trims_unwanted;
 }
 
 // The sub-flows start on the entropies of their paths, and re-paths draw
@@ -203,10 +205,29 @@ void SenderFlow::on_reply(const uint8_t *buf, size_t len, uint64_t now_ns)
 	if (a)
 		return on_ack(*a, now_ns);
 	stats_.nacks++;
-	sender_.on_nack(*n);
-	// A NACK of a block not yet complete re-paths (spec 6.3).
-	if (sender_.holds(n->block_id))
+	if (n->trimmed)
+		return on_trim_nack(*n, now_ns);
+	const uint64_t bad = sender_.counters().bad_nacks;
+	sender_.on_nack(*n, now_ns);
+	// A NACK of a block not yet complete re-paths (spec 6.3); one of a
+	// block never sent is no trigger.
+	if (sender_.counters().bad_nacks == bad && sender_.holds(n->block_id))
 		repath(now_ns);
+}
+
+// A switch trimmed one of our packets: Sender queues it ahead of new
+// packets, and run() sends it as the window and the pacer allow. The
+// packet left the window as the NACK landed it. UnoCC takes no trim
+// event: spec 3.4's on_trim_nack is "not used" (Uno does not rely on
+// trimming; its congestion signal is ECN, which the trimmed header
+// does not carry, the qdisc turning CE into ECT(0)). SMaRTT's
+// smartt_on_nack() is that event, once smartt_core.h drives a flow here.
+// Nor does a trim re-path: it says the port was full, not that the path
+// is bad, and spec 5.1's triggers are a block's NACK and the RTO.
+void SenderFlow::on_trim_nack(const Nack &n, uint64_t now_ns)
+{
+	stats_.trim_nacks++;
+	sender_.on_nack(n, now_ns);
 }
 
 // One ACK for UnoCC, as tcp_uno_cong_control() builds it from TCP's.
@@ -339,6 +360,8 @@ void SenderFlow::collect(uint64_t now_ns)
 		completed_.push_back({ id, it->second.bytes, now_ns - it->second.start_ns });
 		pending_.erase(it);
 	}
+	for (const TrimRepair &t : sender_.take_trim_repairs())
+		trim_repairs_.push_back(t);
 }
 
 ReceiverTransport::ReceiverTransport(const Endpoint &listen, const ReceiverOptions &opt)
@@ -380,9 +403,12 @@ void ReceiverTransport::on_datagram(const Datagram &d, uint64_t now_ns)
 {
 	const WireLimits &code = opt_.codes.code_for(d.from);
 	Message m;
-	const WireError e = parse(buf_.data(), d.len, code, &m);
+	const bool trimmed = opt_.trim_dscp && d.dscp() == *opt_.trim_dscp;
+	const WireError e = parse(buf_.data(), d.len, code, &m, trimmed);
 	if (e != WireError::Ok)
 		return count(stats_.drops, e);
+	if (const Trimmed *t = std::get_if<Trimmed>(&m))
+		return on_trimmed(t->header, d.from, code);
 	const PacketHeader *h = std::get_if<PacketHeader>(&m);
 	if (!h)
 		return count(stats_.drops, Drop::WrongType);
@@ -396,6 +422,19 @@ void ReceiverTransport::on_datagram(const Datagram &d, uint64_t now_ns)
 	}
 	for (DeliveredMessage &msg : r.messages)
 		delivered_.push_back({ d.from, h->flow_id, std::move(msg) });
+}
+
+// A trimmed header: its NACK goes back at once, to the port it came from.
+void ReceiverTransport::on_trimmed(const PacketHeader &h, const Endpoint &from,
+				   const WireLimits &code)
+{
+	Flow *f = flow_for(from, h.flow_id, code);
+	if (!f)
+		return count(stats_.drops, Drop::FlowLimit);
+	if (const auto n = f->rx.on_trim(h)) {
+		stats_.nacks++;
+		reply(serialize(*n), from);
+	}
 }
 
 // A flow is its peer's address and its flow id, not the port: the

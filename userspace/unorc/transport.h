@@ -104,7 +104,8 @@ struct FlowStats {
 	uint64_t bytes_sent = 0;    // payload, resent included: uno_ack.sent
 	uint64_t send_failures = 0; // the kernel refused: lost
 	uint64_t acks = 0;
-	uint64_t nacks = 0;
+	uint64_t nacks = 0;         // TRIMMED ones included
+	uint64_t trim_nacks = 0;    // TRIMMED: a switch trimmed a packet
 	uint64_t rto_events = 0;    // scans that timed packets out
 	uint64_t repath_events = 0; // NACKs and RTOs that re-pathed sub-flows
 	uint64_t rebinds = 0;       // sub-flows moved (PortPaths: a socket re-bound)
@@ -131,6 +132,8 @@ public:
 	// Queues a message, as Sender::send_message().
 	void send_message(uint32_t msg_id, std::span<const uint8_t> bytes, uint64_t now_ns);
 	std::vector<Completion> take_completed() { return std::exchange(completed_, {}); }
+	// The trimmed packets repaired since the last call (Sender's).
+	std::vector<TrimRepair> take_trim_repairs() { return std::exchange(trim_repairs_, {}); }
 
 	std::span<const int> sockets() const override { return paths_->sockets(); }
 	void on_readable(int fd, uint64_t now_ns) override;
@@ -146,6 +149,7 @@ public:
 private:
 	void on_reply(const uint8_t *buf, size_t len, uint64_t now_ns);
 	void on_ack(const Ack &a, uint64_t now_ns);
+	void on_trim_nack(const Nack &n, uint64_t now_ns);
 	uno_ack cc_ack(const AckInfo &info, bool app_limited, uint64_t now_ns) const;
 	void scan(uint64_t now_ns);
 	void repath(uint64_t now_ns);
@@ -167,6 +171,7 @@ private:
 
 	std::map<uint32_t, Pending> pending_; // by msg_id
 	std::vector<Completion> completed_;
+	std::vector<TrimRepair> trim_repairs_;
 	std::vector<uint8_t> buf_;
 	std::mt19937 rng_{ std::random_device{}() }; // UnoLB's draws
 	FlowStats stats_;
@@ -177,13 +182,18 @@ struct ReceiverOptions {
 	uint64_t ec_wait_ns = 0;      // spec 6.2 and 9.23
 	uint64_t window_bytes = 0;    // each flow's receive window
 	size_t max_flows = 0;         // peer flows held at once
+	// The DSCP a trimming switch gives the headers it cuts (sch_phantom's
+	// trim-dscp, with trim-udp valid): such a datagram, its payload
+	// short, is a trim and NACKed at once. None: it is dropped as
+	// truncated, and the NACK timer and RTO repair it.
+	std::optional<uint8_t> trim_dscp;
 };
 
 struct ReceiverStats {
 	uint64_t datagrams = 0;
 	uint64_t ce = 0;            // of them CE-marked
 	uint64_t acks = 0;
-	uint64_t nacks = 0;
+	uint64_t nacks = 0;         // trims' included
 	uint64_t send_failures = 0; // ACKs and NACKs the kernel refused
 	DropCounters drops;
 };
@@ -220,6 +230,7 @@ private:
 	using Key = std::pair<Endpoint, uint32_t>;
 
 	void on_datagram(const Datagram &d, uint64_t now_ns);
+	void on_trimmed(const PacketHeader &h, const Endpoint &from, const WireLimits &code);
 	Flow *flow_for(const Endpoint &peer, uint32_t flow_id, const WireLimits &code);
 	void reply(std::span<const uint8_t> msg, const Endpoint &to);
 

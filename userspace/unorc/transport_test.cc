@@ -13,9 +13,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <set>
 #include <vector>
@@ -36,8 +39,21 @@ constexpr uint64_t kTimeout = 30'000 * kMs;
 
 using Bytes = std::vector<uint8_t>;
 // Whether the seq-th datagram sent (from 1), of header h, leaving from
-// source port port, is lost.
+// source port port, is lost (or trimmed).
 using LossRule = std::function<bool(uint64_t seq, const PacketHeader &h, uint16_t port)>;
+
+// sch_phantom's default trim-dscp, unorc recv's default --trim-dscp.
+constexpr uint8_t kTrimDscp = 62;
+constexpr int kTrimTos = kTrimDscp << 2 | kEct0;
+
+// Sets the TOS byte (IPv4) or traffic class (IPv6) a socket sends with.
+void set_tos(int fd, int family, int tos)
+{
+	const bool v4 = family == AF_INET;
+	EXPECT_EQ(::setsockopt(fd, v4 ? IPPROTO_IP : IPPROTO_IPV6, v4 ? IP_TOS : IPV6_TCLASS, &tos,
+			       sizeof(tos)),
+		  0);
+}
 
 // UnoCC at 1 Gbit/s with a 100 us intra-DC RTT: a 12500-byte window of
 // 13 packets at the base RTT, small enough to be the limit here.
@@ -49,12 +65,13 @@ uno_params test_params()
 	return p;
 }
 
-// PortPaths that drop what rule says, and check UnoCC's window at every
-// packet that leaves.
+// PortPaths that drop what rule says, trim what trim says, and check
+// UnoCC's window at every packet that leaves.
 class LossyPaths : public Paths {
 public:
-	LossyPaths(const Endpoint &dst, int subflows, LossRule rule)
-		: inner_(dst, subflows), rule_(std::move(rule))
+	LossyPaths(const Endpoint &dst, int subflows, LossRule rule, LossRule trim = {})
+		: inner_(dst, subflows), rule_(std::move(rule)), trim_(std::move(trim)),
+		  family_(dst.family())
 	{
 	}
 
@@ -75,9 +92,15 @@ public:
 		// The flow counts the packet in flight before it sends it.
 		if (flow_ && flow_->sender().in_flight_bytes() - h.payload_len >= flow_->cwnd_bytes())
 			over_window_++;
-		if (rule_(++seq_, h, static_cast<uint16_t>(inner_.entropy(subflow)))) {
+		const uint16_t port = static_cast<uint16_t>(inner_.entropy(subflow));
+		if (rule_(++seq_, h, port)) {
 			dropped_++;
 			return true;
+		}
+		if (trim_ && trim_(seq_, h, port)) {
+			trimmed_psns_.insert(h.psn);
+			trimmed_++;
+			return send_trimmed(subflow, dgram);
 		}
 		return inner_.send(subflow, dgram);
 	}
@@ -89,14 +112,31 @@ public:
 	}
 	uint64_t over_window() const { return over_window_; }
 	uint64_t dropped() const { return dropped_; }
+	uint64_t trimmed() const { return trimmed_; }
+	uint64_t trimmed_packets() const { return trimmed_psns_.size(); }
 	std::vector<uint16_t> ports() const { return inner_.ports(); }
 
 private:
+	// The header alone, with the trim DSCP, from the sub-flow's own
+	// socket: what sch_phantom's trim 68 (88 on IPv6) with trim-udp valid
+	// makes of the datagram, and its NACK comes back to that socket.
+	bool send_trimmed(uint16_t subflow, std::span<const uint8_t> dgram)
+	{
+		const int fd = inner_.sockets()[subflow];
+		set_tos(fd, family_, kTrimTos);
+		const bool sent = ::send(fd, dgram.data(), kPacketHeaderSize, MSG_DONTWAIT) ==
+				  static_cast<ssize_t>(kPacketHeaderSize);
+		set_tos(fd, family_, kEct0);
+		return sent;
+	}
+
 	PortPaths inner_;
-	LossRule rule_;
+	LossRule rule_, trim_;
+	int family_;
 	const SenderFlow *flow_ = nullptr;
 	WireLimits code_ = {};
-	uint64_t seq_ = 0, over_window_ = 0, dropped_ = 0;
+	uint64_t seq_ = 0, over_window_ = 0, dropped_ = 0, trimmed_ = 0;
+	std::set<uint64_t> trimmed_psns_;
 };
 
 struct Result {
@@ -107,6 +147,8 @@ struct Result {
 	ReceiverStats rx = {};
 	ReceiverCounters rx_totals = {};
 	uint64_t over_window = 0, dropped = 0, max_in_flight = 0;
+	uint64_t trimmed = 0, trimmed_packets = 0; // headers sent trimmed, distinct packets
+	std::vector<TrimRepair> trim_repairs = {};
 	std::vector<uint16_t> first_ports = {}, last_ports = {}; // by sub-flow
 	std::vector<uint64_t> last_ack = {};                      // by sub-flow
 	uint64_t start = 0;
@@ -127,18 +169,28 @@ std::vector<DeliveredMessage> messages()
 	return out;
 }
 
-Result run(const std::string &listen, const WireLimits &code, int subflows, LossRule rule,
-	   unolb_mode repath = UNOLB_REPATH_REDRAW)
+// How a run() loses and trims, and its timers.
+struct Faults {
+	LossRule loss;
+	LossRule trim = {};
+	unolb_mode repath = UNOLB_REPATH_REDRAW;
+	uint64_t ec_wait_ns = 2 * kMs;
+	uint64_t rto_ns = 50 * kMs;
+};
+
+Result run(const std::string &listen, const WireLimits &code, int subflows, Faults f)
 {
 	const uno_params params = test_params();
 	ReceiverOptions ro = { .codes = { .inter_prefixes = {}, .inter = code, .intra = code },
-			       .ec_wait_ns = 2 * kMs, .window_bytes = 1 << 20, .max_flows = 4 };
+			       .ec_wait_ns = f.ec_wait_ns, .window_bytes = 1 << 20, .max_flows = 4,
+			       .trim_dscp = kTrimDscp };
 	ReceiverTransport rx(parse_endpoint(listen), ro);
-	auto paths = std::make_unique<LossyPaths>(rx.local(), subflows, std::move(rule));
+	auto paths = std::make_unique<LossyPaths>(rx.local(), subflows, std::move(f.loss),
+						  std::move(f.trim));
 	LossyPaths *lossy = paths.get();
 	const uint64_t start = monotonic_ns();
-	SenderFlow tx({ .flow_id = 9, .code = code, .rto_ns = 50 * kMs, .cc = &params,
-			.repath = repath },
+	SenderFlow tx({ .flow_id = 9, .code = code, .rto_ns = f.rto_ns, .cc = &params,
+			.repath = f.repath },
 		      std::move(paths), start);
 	lossy->watch(&tx, code);
 
@@ -155,6 +207,8 @@ Result run(const std::string &listen, const WireLimits &code, int subflows, Loss
 				r.got.push_back(std::move(d.msg));
 			for (const Completion &c : tx.take_completed())
 				r.completed.push_back(c);
+			for (const TrimRepair &t : tx.take_trim_repairs())
+				r.trim_repairs.push_back(t);
 			max_in_flight = std::max(max_in_flight, tx.sender().in_flight_bytes());
 			return r.completed.size() < r.sent.size() || r.got.size() < r.sent.size();
 		},
@@ -165,11 +219,19 @@ Result run(const std::string &listen, const WireLimits &code, int subflows, Loss
 	r.rx_totals = rx.totals();
 	r.over_window = lossy->over_window();
 	r.dropped = lossy->dropped();
+	r.trimmed = lossy->trimmed();
+	r.trimmed_packets = lossy->trimmed_packets();
 	r.max_in_flight = max_in_flight;
 	r.last_ports = lossy->ports();
 	r.last_ack.assign(tx.sender().last_ack().begin(), tx.sender().last_ack().end());
 	EXPECT_EQ(rx.flows(), 1u);
 	return r;
+}
+
+Result run(const std::string &listen, const WireLimits &code, int subflows, LossRule loss,
+	   unolb_mode repath = UNOLB_REPATH_REDRAW)
+{
+	return run(listen, code, subflows, { .loss = std::move(loss), .repath = repath });
 }
 
 // What every run must show: every message delivered byte-exact and in
@@ -186,7 +248,7 @@ void expect_complete(const Result &r)
 		want[m.msg_id] = m.bytes.size();
 	EXPECT_EQ(done, want);
 	EXPECT_EQ(r.completed.size(), r.sent.size());
-	EXPECT_GT(r.dropped, 0u);
+	EXPECT_GT(r.dropped + r.trimmed, 0u);
 	EXPECT_EQ(r.over_window, 0u);
 	EXPECT_GT(r.flow.window_stops, 0u);
 	EXPECT_GT(r.flow.max_cwnd, 0u);
@@ -312,6 +374,93 @@ TEST(Transport, Ipv6)
 	EXPECT_GT(r.sender.retransmits, 0u);
 }
 
+namespace {
+
+bool never(uint64_t, const PacketHeader &, uint16_t)
+{
+	return false;
+}
+
+// The first transmission of three packets of block 3, one more than the
+// parity repairs, and of packet 0 of block 5, which it repairs.
+bool trim_blocks(uint64_t, const PacketHeader &h, uint16_t)
+{
+	const bool first = !(h.flags & kFlagRetx);
+	return first &&
+	       ((h.block_id == 3 && h.block_idx < 3) || (h.block_id == 5 && h.block_idx == 0));
+}
+
+// Trims, and timers that do not fire in a test's time: whatever repairs
+// a trimmed packet is its TRIMMED NACK.
+Faults trimming(LossRule trim)
+{
+	return { .loss = never, .trim = std::move(trim), .ec_wait_ns = 10'000 * kMs,
+		 .rto_ns = 10'000 * kMs };
+}
+
+// Every trimmed header got its TRIMMED NACK at once, and each NACK a
+// resend, or found the packet's block complete already: no NACK timer,
+// no RTO, no re-path. Each resent packet's repair is timed once.
+void expect_repaired_by_trims(const Result &r)
+{
+	EXPECT_GT(r.trimmed, 0u);
+	EXPECT_EQ(r.rx_totals.trims, r.trimmed);
+	EXPECT_EQ(r.rx_totals.trims_unwanted, 0u);
+	EXPECT_EQ(r.rx_totals.nacks, 0u);
+	EXPECT_EQ(r.rx.nacks, r.trimmed);
+	EXPECT_EQ(r.flow.nacks, r.trimmed);
+	EXPECT_EQ(r.flow.trim_nacks, r.trimmed);
+	EXPECT_EQ(r.sender.trim_resends + r.sender.trim_nacks_ignored, r.trimmed);
+	EXPECT_EQ(r.sender.bad_nacks, 0u);
+	EXPECT_EQ(r.sender.timeouts, 0u);
+	EXPECT_EQ(r.flow.rto_events, 0u);
+	EXPECT_EQ(r.flow.repath_events, 0u);
+	EXPECT_LE(r.trim_repairs.size(), r.trimmed_packets);
+	for (const TrimRepair &t : r.trim_repairs) {
+		EXPECT_LE(t.since_nack_ns, t.since_send_ns);
+		EXPECT_LT(t.since_send_ns, 1000 * kMs);
+	}
+}
+
+} // namespace
+
+// Trimmed headers over real sockets, with the trim DSCP from the
+// sub-flows' own ports: three packets of a block, more than its parity
+// repairs, and one it does, are each NACKed at once and resent.
+TEST(Transport, TrimmedPacketsAreResentAtOnce)
+{
+	const Result r = run("127.0.0.1:0", kCode, 10, trimming(trim_blocks));
+	expect_complete(r);
+	expect_repaired_by_trims(r);
+	EXPECT_EQ(r.trimmed, 4u);
+	EXPECT_GE(r.sender.trim_resends, 3u);
+	EXPECT_GE(r.trim_repairs.size(), 3u);
+}
+
+// Without coding every trimmed packet needs its resend, trimmed again
+// too (every 7th datagram, resends included); one sub-flow keeps the
+// order, so each NACK finds its packet in flight.
+TEST(Transport, TrimmedPacketsWithoutCode)
+{
+	const Result r = run("127.0.0.1:0", kNoCode, 1, trimming(every_7th));
+	expect_complete(r);
+	expect_repaired_by_trims(r);
+	EXPECT_EQ(r.sender.trim_resends, r.trimmed);
+	EXPECT_EQ(r.trim_repairs.size(), r.trimmed_packets);
+	EXPECT_EQ(r.sender.retransmits, r.trimmed);
+}
+
+// The trim DSCP in the IPv6 traffic class.
+TEST(Transport, TrimmedPacketsIpv6)
+{
+	if (!have_ipv6())
+		GTEST_SKIP() << "no IPv6 loopback";
+	const Result r = run("[::1]:0", kCode, 10, trimming(trim_blocks));
+	expect_complete(r);
+	expect_repaired_by_trims(r);
+	EXPECT_EQ(r.trimmed, 4u);
+}
+
 // Each sub-flow of paths sends a datagram to rx: it must leave from the
 // sub-flow's port, ECT(0).
 void expect_sent_from_ports(const Fd &rx, PortPaths &paths)
@@ -326,7 +475,7 @@ void expect_sent_from_ports(const Fd &rx, PortPaths &paths)
 		Datagram d;
 		ASSERT_TRUE(recv_datagram(rx.get(), buf, &d));
 		EXPECT_EQ(d.len, 1u);
-		EXPECT_EQ(d.ecn, kEct0);
+		EXPECT_EQ(d.ecn(), kEct0);
 		EXPECT_EQ(d.from.port(), ports[k]);
 	}
 }
@@ -436,14 +585,59 @@ TEST(Transport, CodePolicyByPrefix)
 
 namespace {
 
-// A plain UDP socket aimed at the receiver, with the given TOS byte.
+// A plain UDP socket aimed at the receiver, with the given TOS byte or
+// traffic class.
 Fd raw_sender(const Endpoint &to, int tos)
 {
-	Fd fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+	Fd fd(::socket(to.family(), SOCK_DGRAM | SOCK_CLOEXEC, 0));
 	EXPECT_GE(fd.get(), 0);
-	EXPECT_EQ(::setsockopt(fd.get(), IPPROTO_IP, IP_TOS, &tos, sizeof(tos)), 0);
+	set_tos(fd.get(), to.family(), tos);
 	EXPECT_EQ(::connect(fd.get(), to.sa(), to.len), 0);
 	return fd;
+}
+
+void send_bytes(const Fd &fd, const Bytes &b)
+{
+	ASSERT_EQ(::send(fd.get(), b.data(), b.size(), 0), static_cast<ssize_t>(b.size()));
+}
+
+// The datagram waiting on fd, or none after timeout_ms.
+std::optional<Bytes> reply(const Fd &fd, int timeout_ms = 5000)
+{
+	pollfd p = { .fd = fd.get(), .events = POLLIN, .revents = 0 };
+	if (::poll(&p, 1, timeout_ms) != 1)
+		return std::nullopt;
+	std::array<uint8_t, 100> buf;
+	const ssize_t n = ::recv(fd.get(), buf.data(), buf.size(), 0);
+	EXPECT_GT(n, 0);
+	return Bytes(buf.begin(), buf.begin() + std::max<ssize_t>(n, 0));
+}
+
+template <typename B> Bytes bytes_of(const B &b)
+{
+	return Bytes(b.begin(), b.end());
+}
+
+struct RealPacket {
+	Bytes header; // its 40 bytes: what a switch's trim leaves
+	Bytes whole;
+};
+
+// The packets of flow_id's message of 3000 bytes: block 0 with d = 3,
+// packets 0, 1, 2, 8 and 9, as a Sender sends them.
+std::vector<RealPacket> real_packets(uint32_t flow_id)
+{
+	Sender s({ .flow_id = flow_id, .code = kCode, .rto_ns = kMs, .subflows = 10 });
+	s.send_message(1, Bytes(3000, 0x5a));
+	std::vector<RealPacket> out;
+	while (const auto o = s.next(1000)) {
+		const Bytes header = bytes_of(serialize(o->header));
+		Bytes whole(header.size() + o->payload.size());
+		std::copy(header.begin(), header.end(), whole.begin());
+		std::copy(o->payload.begin(), o->payload.end(), whole.begin() + kPacketHeaderSize);
+		out.push_back({ header, std::move(whole) });
+	}
+	return out;
 }
 
 Bytes datagram(const PacketHeader &h, size_t payload)
@@ -468,7 +662,8 @@ void pump(ReceiverTransport &rx, uint64_t n)
 TEST(Transport, MalformedDatagramsAreCountedAndChangeNothing)
 {
 	ReceiverOptions ro = { .codes = { .inter_prefixes = {}, .inter = kNoCode, .intra = kNoCode },
-			       .ec_wait_ns = 2 * kMs, .window_bytes = 1 << 20, .max_flows = 1 };
+			       .ec_wait_ns = 2 * kMs, .window_bytes = 1 << 20, .max_flows = 1,
+			       .trim_dscp = {} };
 	ReceiverTransport rx(parse_endpoint("127.0.0.1:0"), ro);
 	const Fd s = raw_sender(rx.local(), 0x03); // CE
 	const PacketHeader good = { .type = Type::Data, .flags = kFlagLastBlock, .flow_id = 5,
@@ -525,6 +720,80 @@ TEST(Transport, MalformedDatagramsAreCountedAndChangeNothing)
 	EXPECT_EQ(std::get<Ack>(m).flow_id, 5u);
 }
 
+namespace {
+
+// A raw socket sends the 40-byte header of a real packet with the trim
+// DSCP: the receiver answers at once, to that socket, with the TRIMMED
+// NACK, byte-exact, and holds nothing. Without the DSCP, or at a receiver
+// with --trim-dscp off, the header is a truncated datagram. A trim of a
+// packet the receiver holds gets no NACK.
+void expect_trims_nacked(const std::string &listen)
+{
+	ReceiverOptions ro = { .codes = { .inter_prefixes = {}, .inter = kCode, .intra = kCode },
+			       .ec_wait_ns = 10'000 * kMs, .window_bytes = 1 << 20, .max_flows = 4,
+			       .trim_dscp = kTrimDscp };
+	ReceiverTransport rx(parse_endpoint(listen), ro);
+	ro.trim_dscp = std::nullopt;
+	ReceiverTransport off(parse_endpoint(listen), ro);
+	const std::vector<RealPacket> pkts = real_packets(5);
+	ASSERT_EQ(pkts.size(), 5u);
+	const Bytes &header = pkts[1].header; // block 0, packet 1
+	const Bytes &whole = pkts[1].whole;
+	const Fd trim = raw_sender(rx.local(), kTrimTos);
+	const Fd plain = raw_sender(rx.local(), kEct0);
+
+	send_bytes(trim, header);
+	pump(rx, 1);
+	EXPECT_EQ(reply(trim), bytes_of(serialize(Nack{ .flow_id = 5,
+							  .block_id = 0,
+							  .highest_completed_block = kNoBlock,
+							  .trimmed = true,
+							  .block_idx = 1 })));
+	EXPECT_EQ(rx.flows(), 1u);
+	EXPECT_EQ(rx.totals().trims, 1u);
+	EXPECT_EQ(rx.totals().stored, 0u);
+
+	send_bytes(plain, header);
+	pump(rx, 2);
+	EXPECT_EQ(rx.stats().drops.wire[static_cast<size_t>(WireError::PayloadTruncated)], 1u);
+	send_bytes(plain, whole);
+	pump(rx, 3);
+	const auto ack = reply(plain);
+	ASSERT_TRUE(ack);
+	Message m;
+	ASSERT_EQ(parse(ack->data(), ack->size(), kCode, &m), WireError::Ok);
+	EXPECT_EQ(std::get<Ack>(m).acked_psn, 1u);
+	send_bytes(trim, header);
+	pump(rx, 4);
+	EXPECT_FALSE(reply(trim, 0));
+	EXPECT_FALSE(reply(plain, 0));
+	EXPECT_EQ(rx.totals().trims, 1u);
+	EXPECT_EQ(rx.totals().trims_unwanted, 1u);
+	EXPECT_EQ(rx.stats().nacks, 1u);
+	EXPECT_EQ(rx.stats().acks, 1u);
+
+	const Fd to_off = raw_sender(off.local(), kTrimTos);
+	send_bytes(to_off, header);
+	pump(off, 1);
+	EXPECT_EQ(off.stats().drops.wire[static_cast<size_t>(WireError::PayloadTruncated)], 1u);
+	EXPECT_EQ(off.flows(), 0u);
+	EXPECT_FALSE(reply(to_off, 0));
+}
+
+} // namespace
+
+TEST(Transport, TrimmedHeaderIsNackedByteExact)
+{
+	expect_trims_nacked("127.0.0.1:0");
+}
+
+TEST(Transport, TrimmedHeaderIsNackedByteExactIpv6)
+{
+	if (!have_ipv6())
+		GTEST_SKIP() << "no IPv6 loopback";
+	expect_trims_nacked("[::1]:0");
+}
+
 // Garbage back at a sender, from the receiver's address and port: counted
 // by reason, and UnoCC never sees it (no RTT sample: no base RTT).
 TEST(Transport, GarbageRepliesAreCountedAtTheSender)
@@ -559,13 +828,17 @@ TEST(Transport, GarbageRepliesAreCountedAtTheSender)
 		return Bytes(a.begin(), a.end());
 	};
 	const NackBytes nack = serialize(Nack{ .flow_id = 9, .block_id = 1000 });
+	// Block 0 has d = 3: packet 5 is never sent.
+	const NackBytes trim_nack =
+		serialize(Nack{ .flow_id = 9, .block_id = 0, .trimmed = true, .block_idx = 5 });
 	const std::vector<Bytes> garbage = {
 		{},                             // truncated
 		data,                           // wrong_type
 		ack(8, h.psn, h.subflow),       // other_flow
 		ack(9, 77, 0),                  // bad_acks: never sent
 		ack(9, h.psn, 5),               // bad_acks: no sub-flow 5
-		Bytes(nack.begin(), nack.end()), // a block not held: nothing
+		Bytes(nack.begin(), nack.end()), // bad_nacks: a block never sent
+		bytes_of(trim_nack),            // bad_nacks: a packet never sent
 		Bytes(41, 0x12),                // trailing_bytes
 	};
 	for (const Bytes &g : garbage)
@@ -583,7 +856,11 @@ TEST(Transport, GarbageRepliesAreCountedAtTheSender)
 	EXPECT_EQ(s.drops.transport[static_cast<size_t>(Drop::OtherFlow)], 1u);
 	EXPECT_EQ(s.drops.total(), 4u);
 	EXPECT_EQ(tx.sender().counters().bad_acks, 2u);
-	EXPECT_EQ(s.nacks, 1u);
+	EXPECT_EQ(tx.sender().counters().bad_nacks, 2u);
+	EXPECT_EQ(s.nacks, 2u);
+	EXPECT_EQ(s.trim_nacks, 1u);
+	EXPECT_EQ(s.repath_events, 0u);
+	EXPECT_EQ(tx.sender().counters().trim_resends, 0u);
 	EXPECT_EQ(tx.cc().base_rtt_us, 0u);
 	EXPECT_EQ(tx.sender().in_flight_bytes(), h.payload_len);
 	EXPECT_TRUE(tx.take_completed().empty());
