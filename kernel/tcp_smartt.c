@@ -225,14 +225,17 @@ static void tcp_smartt_cong_control(struct sock *sk,
 		tcp_smartt_count(ca, act);
 	}
 	if (rs->acked_sacked) {
-		u32 size = tcp_smartt_bytes(rs->acked_sacked, mss);
-		s32 rtt = tcp_smartt_rtt(rs);
+		const struct smartt_ack a = {
+			.now = now,
+			.size = tcp_smartt_bytes(rs->acked_sacked, mss),
+			.rtt_us = tcp_smartt_rtt(rs),
+			.inflight = inflight,
+			.ecn = ca->ece,
+		};
 
 		act = tcp_smartt_nscc(ca) ?
-		      nscc_on_ack(&ca->st, &smartt_params, now, size, rtt,
-				  ca->ece, inflight) :
-		      smartt_on_ack(&ca->st, &smartt_params, now, size, rtt,
-				    ca->ece, inflight);
+		      nscc_on_ack(&ca->st, &smartt_params, &a) :
+		      smartt_on_ack(&ca->st, &smartt_params, &a);
 		tcp_smartt_count(ca, act);
 	}
 	tcp_smartt_apply(sk, ca);

@@ -118,25 +118,49 @@ static inline u64 nscc_unit(const struct smartt_state *s,
  * ways. Its sample is the queueing delay, except that an unmarked ACK
  * above target counts as a quarter of the base RTT: delay without a mark
  * is not taken for congestion. (Its second branch, for delays above
- * 5 brtt, uses the same gain.)
+ * 5 brtt, uses the same gain.) Every sample, a delay or a network RTT of
+ * at most SMARTT_RTT_MAX us in Q8, is below 2^32, and so is the average,
+ * which only moves towards it.
  */
-static inline void nscc_update_avg(struct smartt_state *s, u64 sample)
+static inline void nscc_update_avg(struct smartt_state *s, u32 sample)
 {
-	u64 avg = s->avg_rtt;
+	u32 avg = s->avg_rtt;
 
 	if (sample > avg)
 		avg += (sample - avg) / NSCC_DELAY_EWMA_DIV;
 	else
 		avg -= (avg - sample) / NSCC_DELAY_EWMA_DIV;
-	s->avg_rtt = (u32)smartt_min64(avg, SMARTT_U32_MAX);
+	s->avg_rtt = avg;
+}
+
+/*
+ * quick_adapt(), past the ignore phase: each measurement window lasts
+ * brtt + target (@target in us Q8) and ends strictly after it, i.e. once
+ * more whole us have passed than brtt + target / 256 rounded down, which
+ * this returns.
+ */
+static inline u32 nscc_qa_win(const struct smartt_state *s, u64 target)
+{
+	return s->brtt + (u32)(target >> SMARTT_RTT_SHIFT);
+}
+
+static inline bool nscc_qa_due(const struct smartt_state *s, u32 now,
+			       u32 win)
+{
+	return !(s->flags & SMARTT_F_QA_RUNNING) || now - s->qa_start > win;
 }
 
 /*
  * What an NSCC flow keeps instead of deriving it on every ACK, as
  * smartt_cache() does for SMaRTT: the window ceiling, the network RTT,
- * the target and the increase unit, derived again when the base RTT or
- * the parameters change. The target fits in 32 bits: the network RTT is
- * below 2^24 us.
+ * the target, the increase unit (in Q10, so that the increases, all in
+ * Q10, need no shift of their own; saturated, which changes no
+ * saturating product it enters) and the QuickAdapt window, derived again
+ * when the base RTT or the parameters change. The target fits in 32 bits:
+ * the network RTT is below 2^24 us. Its fast path's least RTT sample is
+ * the base RTT (a lower one is no sample, nscc_ack_delay()), once the
+ * flow has applied its first batch, whose eta is due at once
+ * (nscc_batch_due()).
  */
 static inline void nscc_cache(struct smartt_state *s,
 			      const struct smartt_params *p)
@@ -145,14 +169,18 @@ static inline void nscc_cache(struct smartt_state *s,
 	s->ceiling = smartt_ceiling(s, p);
 	s->net_rtt = nscc_net_rtt(s, p);
 	s->target = (u32)nscc_target(s, p);
-	s->unit = nscc_unit(s, p);
+	s->unit_q10 = smartt_mul_sat(nscc_unit(s, p),
+				     1U << (SMARTT_Q - SMARTT_UNIT_SHIFT));
+	s->qa_win = nscc_qa_win(s, s->target);
+	s->rtt_lo = s->flags & SMARTT_F_ADJ_DONE ?
+		    smartt_rtt_lo(s, p, s->brtt) : SMARTT_NO_FAST_PATH;
 }
 
 /* Initial state, initNscc(): _cwnd = _maxwnd = 1.5 x _bdp, _avg_delay 0. */
 static noinline void nscc_start(struct smartt_state *s,
 				const struct smartt_params *p, u32 brtt)
 {
-	smartt_set_brtt(s, p, brtt);
+	smartt_set_bdp(s, p, brtt);
 	nscc_cache(s, p);
 	s->avg_rtt = 0;
 	s->cwnd = smartt_maxwnd(s, p);
@@ -169,19 +197,6 @@ static inline void nscc_init(struct smartt_state *s,
 	s->flags = SMARTT_F_NSCC;
 	if (brtt)
 		nscc_start(s, p, brtt);
-}
-
-/*
- * quick_adapt(), past the ignore phase: each measurement window lasts
- * brtt + target (@target in us Q8) and ends strictly after it.
- */
-static inline bool nscc_qa_due(const struct smartt_state *s, u32 now,
-			       u64 target)
-{
-	u64 win = ((u64)s->brtt << SMARTT_RTT_SHIFT) + target;
-
-	return !(s->flags & SMARTT_F_QA_RUNNING) ||
-	       ((u64)(u32)(now - s->qa_start) << SMARTT_RTT_SHIFT) > win;
 }
 
 /*
@@ -218,18 +233,18 @@ static inline void nscc_accumulate(struct smartt_state *s, u64 inc)
 }
 
 /*
+ * The increases below take @u = unit x size in Q10 bytes, saturated (a
+ * product of saturating products is the saturated product of all their
+ * factors, in any order), and divide by the window without smartt_div()'s
+ * guard: a flow with a base RTT has a window of at least its floor, 1 byte
+ * or more (smartt_minwnd()), after every event.
+ *
  * fair_increase(): inc += _fi x size, applied as inc / cwnd, i.e.
  * 5 x unit x size / cwnd bytes: 5 unit per window of ACKs.
  */
-static inline void nscc_fair_increase(struct smartt_state *s, u32 size,
-				      u64 unit)
+static inline void nscc_fair_increase(struct smartt_state *s, u64 u)
 {
-	u64 inc = smartt_mul_sat(unit, size);
-
-	inc = smartt_mul_sat(inc, NSCC_FI_MSS <<
-			     (SMARTT_Q - SMARTT_UNIT_SHIFT));
-
-	nscc_accumulate(s, smartt_div(inc, s->cwnd));
+	nscc_accumulate(s, div64_u64(smartt_mul_sat(u, NSCC_FI_MSS), s->cwnd));
 }
 
 /*
@@ -237,15 +252,13 @@ static inline void nscc_fair_increase(struct smartt_state *s, u32 size,
  * as inc / cwnd: 4 unit x size x (target - delay) / (12 us x cwnd) bytes,
  * with the headroom in us Q8.
  */
-static inline void nscc_prop_increase(struct smartt_state *s, u32 size,
-				      u64 unit, u64 headroom)
+static inline void nscc_prop_increase(struct smartt_state *s, u64 u,
+				      u64 headroom)
 {
-	u64 inc = smartt_mul_sat(smartt_mul_sat(unit, size), headroom);
+	u64 inc = smartt_mul_sat(smartt_mul_sat(u, headroom), NSCC_ALPHA_MSS);
 
-	inc = smartt_mul_sat(inc, NSCC_ALPHA_MSS <<
-			     (SMARTT_Q - SMARTT_UNIT_SHIFT));
-	inc = smartt_div(inc, (u64)NSCC_REF_RTT_US * s->cwnd <<
-			 SMARTT_RTT_SHIFT);
+	inc = div64_u64(inc, (u64)NSCC_REF_RTT_US * s->cwnd <<
+			SMARTT_RTT_SHIFT);
 	nscc_accumulate(s, inc);
 }
 
@@ -254,32 +267,27 @@ static inline void nscc_prop_increase(struct smartt_state *s, u32 size,
  * fast_inc_tol_us, for host jitter; 0 by default) extends the run of
  * clean bytes, anything else ends it. Once the run exceeds the window,
  * and until it ends, each ACK grows the window at once by
- * size x a / 4 = size x unit / (4 bdp_ref_mtu).
+ * size x a / 4 = size x unit / (4 bdp_ref_mtu). The delay is under
+ * fast_inc_tol_us + 1 us if its whole us are at most fast_inc_tol_us.
  */
 static inline bool nscc_fast_increase(struct smartt_state *s,
 				      const struct smartt_params *p,
-				      u32 size, u64 delay, u64 unit)
+				      u32 size, u32 delay, u64 u)
 {
-	u64 thresh = ((u64)p->fast_inc_tol_us + NSCC_FAST_INC_DELAY_US) <<
-		     SMARTT_RTT_SHIFT;
-
-	if (delay < thresh) {
-		s->fi_count = smartt_add_sat(s->fi_count, size);
-		if (s->fi_count > s->cwnd || (s->flags & SMARTT_F_FAST_INC)) {
-			u64 inc = smartt_mul_sat(smartt_mul_sat(unit, size),
-						 1U << (SMARTT_Q -
-							SMARTT_UNIT_SHIFT));
-
-			smartt_grow(s, smartt_div(inc, (u64)p->bdp_ref_mtu <<
-						  NSCC_FAST_INC_SHIFT));
-			s->flags |= SMARTT_F_FAST_INC;
-			return true;
-		}
-	} else {
+	if (delay >> SMARTT_RTT_SHIFT > p->fast_inc_tol_us) {
 		s->fi_count = 0;
+		s->flags &= ~SMARTT_F_FAST_INC;
+		return false;
 	}
-	s->flags &= ~SMARTT_F_FAST_INC;
-	return false;
+	s->fi_count = smartt_add_sat(s->fi_count, size);
+	if (!(s->flags & SMARTT_F_FAST_INC)) {
+		if (s->fi_count <= s->cwnd)
+			return false;
+		s->flags |= SMARTT_F_FAST_INC;
+	}
+	smartt_grow(s, smartt_div(u, (u64)p->bdp_ref_mtu <<
+				  NSCC_FAST_INC_SHIFT));
+	return true;
 }
 
 /*
@@ -300,29 +308,42 @@ static inline bool nscc_md_due(struct smartt_state *s, u32 now, u64 target)
 
 /*
  * fulfill_adjustment(), due once more than 8 MTU were ACKed since the
- * last batch or more than a network RTT passed since the last eta: the
- * summed increase goes into the window, and eta = 0.15 unit with it if a
- * network RTT passed.
+ * last batch or more than a network RTT passed since the last eta, and at
+ * a flow's first batch (which the fast path never sees: smartt_rtt_lo()).
  */
-static inline void nscc_fulfill(struct smartt_state *s, u32 now)
+static __always_inline bool nscc_batch_due(const struct smartt_state *s,
+					   u32 now, bool full)
 {
-	u32 net = s->net_rtt, since = now - s->adj_time;
-	bool fresh = !(s->flags & SMARTT_F_ADJ_DONE);
+	return s->adj_bytes > (u64)s->mtu * NSCC_ADJ_MTUS ||
+	       (full && !(s->flags & SMARTT_F_ADJ_DONE)) ||
+	       now - s->adj_time > s->net_rtt;
+}
 
-	if (s->adj_bytes <= (u64)s->mtu * NSCC_ADJ_MTUS && !fresh &&
-	    since <= net)
-		return;
-	smartt_grow(s, s->inc_acc);
-	if (fresh || since >= net) {
-		u64 eta = smartt_mul_sat(s->unit, NSCC_ETA_PCT <<
-					 (SMARTT_Q - SMARTT_UNIT_SHIFT));
+/*
+ * ... the summed increase goes into the window, and eta = 0.15 unit with
+ * it if a network RTT passed (or at the first batch); for @act, about one
+ * ACK in eight MTU: out of line. An empty batch (FastIncrease adds to the
+ * window, not to the batch) would leave the window as it is: it lies
+ * within its bounds, and nothing carries over.
+ */
+static noinline enum smartt_action
+nscc_fulfill(struct smartt_state *s, u32 now, enum smartt_action act)
+{
+	bool eta = !(s->flags & SMARTT_F_ADJ_DONE) ||
+		   now - s->adj_time >= s->net_rtt;
 
-		smartt_grow(s, smartt_div(eta, 100));
+	if (s->inc_acc)
+		smartt_grow(s, s->inc_acc);
+	if (eta) {
+		u64 inc = smartt_mul_sat(s->unit_q10, NSCC_ETA_PCT);
+
+		smartt_grow(s, div_u64(inc, 100));
 		s->adj_time = now;
 		s->flags |= SMARTT_F_ADJ_DONE;
 	}
 	s->inc_acc = 0;
 	s->adj_bytes = 0;
+	return act;
 }
 
 /* quick_adapt(): after QuickAdapt or an ignored ACK, a new batch. */
@@ -334,143 +355,188 @@ static inline enum smartt_action nscc_new_batch(struct smartt_state *s,
 	return act;
 }
 
-/*
- * The queueing delay of an ACK, and the average's update: an ACK without
- * an RTT sample takes the average delay as its delay, and does not
- * update it.
- */
-static __always_inline u64 nscc_ack_delay(struct smartt_state *s, u32 rtt,
-					  bool ecn, u64 target)
+/* The ACK's bytes, in the QuickAdapt window and in the batch. */
+static __always_inline void nscc_ack_count(struct smartt_state *s, u32 size)
 {
-	u64 delay;
+	s->acked = smartt_add_sat(s->acked, size);
+	s->adj_bytes = smartt_add_sat(s->adj_bytes, size);
+}
+
+/* The average's update for an ACK with queueing delay @delay (us Q8). */
+static __always_inline void nscc_ack_avg(struct smartt_state *s, u32 delay,
+					 bool ecn)
+{
+	nscc_update_avg(s, !ecn && delay > s->target ?
+			s->brtt << (SMARTT_RTT_SHIFT - NSCC_CLEAN_DELAY_SHIFT) :
+			delay);
+}
+
+/*
+ * The queueing delay of an ACK in us Q8, and the average's update: an ACK
+ * without an RTT sample takes the average delay as its delay, and does
+ * not update it.
+ */
+static __always_inline u32 nscc_ack_delay(struct smartt_state *s, u32 rtt,
+					  bool ecn)
+{
+	u32 delay;
 
 	if (rtt < s->brtt)		/* brtt >= 1: not a sample */
 		return s->avg_rtt;
-	delay = (u64)(rtt - s->brtt) << SMARTT_RTT_SHIFT;
-	nscc_update_avg(s, !ecn && delay > target ?
-			(u64)s->brtt << SMARTT_RTT_SHIFT >>
-			NSCC_CLEAN_DELAY_SHIFT : delay);
+	delay = (rtt - s->brtt) << SMARTT_RTT_SHIFT;
+	nscc_ack_avg(s, delay, ecn);
 	return delay;
 }
 
-/* The end of a QuickAdapt window, once per brtt + target: out of line. */
-static noinline bool nscc_ack_qa(struct smartt_state *s,
-				 const struct smartt_params *p, u32 now,
-				 bool trigger, u32 inflight)
+/*
+ * The end of an ACK past its cell (@act): the batch, if due. @full:
+ * clamp both ways after the cell and after the batch, as
+ * updateCwndOnAck_NSCC() does. Without it, the clamps that can move a
+ * window that lay within its bounds before the ACK: the floor after a
+ * decrease (nscc_ack_md()), the ceiling after an increase, which
+ * smartt_grow() applies, and both after QuickAdapt (nscc_ack_qa()). The
+ * two are the same from a window within its bounds
+ * (nscc_clamp.DirectionalClampsAreTheFullClamps).
+ */
+static __always_inline enum smartt_action
+nscc_ack_end(struct smartt_state *s, const struct smartt_params *p, u32 now,
+	     enum smartt_action act, bool full)
 {
-	if (!nscc_qa_end(s, p, now, trigger, inflight))
-		return false;
-	smartt_clamp_to(s, p, s->ceiling);
-	return true;
+	if (full)
+		smartt_clamp(s, p);
+	if (nscc_batch_due(s, now, full))
+		act = nscc_fulfill(s, now, act);
+	if (full)
+		smartt_clamp(s, p);
+	return act;
 }
 
 /* A decrease, at most one per base RTT: out of line, with the floor. */
 static noinline enum smartt_action
 nscc_ack_md(struct smartt_state *s, const struct smartt_params *p, u32 now,
-	    u64 target)
+	    u64 target, bool full)
 {
 	smartt_md_cut(s, p, now, s->avg_rtt, target);
-	return smartt_ack_shrunk(s, p, SMARTT_MD);
+	if (!full)
+		smartt_ack_shrunk(s, p, SMARTT_MD);
+	return nscc_ack_end(s, p, now, SMARTT_MD, full);
 }
 
 /*
- * updateCwndOnAck_NSCC(): the queueing delay of the ACK picks the cell,
- * the average delay sizes the decrease. Only a decrease or FastIncrease
- * moves the window here; the increases are summed into the batch.
+ * updateCwndOnAck_NSCC()'s cell for an ACK @a of @size bytes (as taken)
+ * with queueing delay @delay (us Q8), and the batch: the delay picks the
+ * cell, the average delay sizes the decrease. Only a decrease or
+ * FastIncrease moves the window here; the increases are summed into the
+ * batch.
  */
 static __always_inline enum smartt_action
-nscc_ack_matrix(struct smartt_state *s, const struct smartt_params *p,
-		u32 now, u32 size, bool ecn, u64 delay, u64 target)
+nscc_ack_cell(struct smartt_state *s, const struct smartt_params *p,
+	      const struct smartt_ack *a, u32 size, u32 delay, bool full)
 {
-	if (ecn) {
-		if (delay < target)
-			return SMARTT_PATH_CHANGE;
-		if (!nscc_md_due(s, now, target))
-			return SMARTT_NONE;
-		return nscc_ack_md(s, p, now, target);
+	u32 target = s->target;
+	enum smartt_action act;
+	u64 u;
+
+	if (a->ecn) {
+		act = SMARTT_PATH_CHANGE;
+		if (delay >= target) {
+			if (nscc_md_due(s, a->now, target))
+				return nscc_ack_md(s, p, a->now, target, full);
+			act = SMARTT_NONE;
+		}
+		return nscc_ack_end(s, p, a->now, act, full);
 	}
+	u = smartt_mul_sat(s->unit_q10, size);
 	if (delay >= target) {
-		nscc_fair_increase(s, size, s->unit);
-		return SMARTT_FAIR_INC;
+		nscc_fair_increase(s, u);
+		act = SMARTT_FAIR_INC;
+	} else if (nscc_fast_increase(s, p, size, delay, u)) {
+		act = SMARTT_FAST_INC;
+	} else {
+		nscc_prop_increase(s, u, target - delay);
+		act = SMARTT_PROP_INC;
 	}
-	if (nscc_fast_increase(s, p, size, delay, s->unit))
-		return SMARTT_FAST_INC;
-	nscc_prop_increase(s, size, s->unit, target - delay);
-	return SMARTT_PROP_INC;
+	return nscc_ack_end(s, p, a->now, act, full);
 }
 
 /*
- * An ACK past the test for the slow path (smartt_ack_slow()), with the
- * flow's cache current. @full: clamp both ways after the cell and after
- * the batch, as updateCwndOnAck_NSCC() does. Without it, the clamps that
- * can move a window that lay within its bounds before the ACK: the floor
- * after a decrease (nscc_ack_md()), the ceiling after the batch, which
- * only grows it, and both after QuickAdapt. The two are the same from a
- * window within its bounds (nscc_clamp.DirectionalClampsAreTheFullClamps).
+ * An ACK that ends a QuickAdapt window, once per brtt + target: out of
+ * line, and the rest of the ACK unless it adapts.
+ */
+static noinline enum smartt_action
+nscc_ack_qa(struct smartt_state *s, const struct smartt_params *p,
+	    const struct smartt_ack *a, u32 size, u32 delay, bool full)
+{
+	if (nscc_qa_end(s, p, a->now,
+			delay > (u64)s->target * NSCC_QA_DELAY_MULT,
+			a->inflight)) {
+		smartt_clamp_to(s, p, s->ceiling);
+		return nscc_new_batch(s, SMARTT_QUICK_ADAPT);
+	}
+	return nscc_ack_cell(s, p, a, size, delay, full);
+}
+
+/*
+ * updateCwndOnAck_NSCC(), for an ACK @a of @size bytes (as taken) with
+ * queueing delay @delay (us Q8), once counted. On the fast path (!@full)
+ * the QuickAdapt window is open (smartt_rtt_lo()).
  */
 static __always_inline enum smartt_action
 nscc_ack_act(struct smartt_state *s, const struct smartt_params *p,
-	     u32 now, u32 size, u32 rtt, bool ecn, u32 inflight, bool full)
+	     const struct smartt_ack *a, u32 size, u32 delay, bool full)
 {
-	u64 target = s->target, delay;
-	enum smartt_action act;
-
-	s->acked = smartt_add_sat(s->acked, size);
-	s->adj_bytes = smartt_add_sat(s->adj_bytes, size);
-	delay = nscc_ack_delay(s, rtt, ecn, target);
-
 	/* The ignore phase counts every ACK but skips only marked ones. */
-	if (unlikely(s->ignore_left) && smartt_ignore(s, size) && ecn) {
+	if (unlikely(s->ignore_left) && smartt_ignore(s, size) && a->ecn) {
 		if (full)
 			smartt_clamp(s, p);
 		return nscc_new_batch(s, SMARTT_IGNORED);
 	}
-	if (unlikely(nscc_qa_due(s, now, target)) &&
-	    nscc_ack_qa(s, p, now, delay > target * NSCC_QA_DELAY_MULT,
-			inflight))
-		return nscc_new_batch(s, SMARTT_QUICK_ADAPT);
-
-	act = nscc_ack_matrix(s, p, now, size, ecn, delay, target);
-	if (full)
-		smartt_clamp(s, p);
-	nscc_fulfill(s, now);
-	if (full)
-		smartt_clamp(s, p);
-	else if (s->cwnd > s->ceiling)
-		s->cwnd = s->ceiling;
-	return act;
+	if (unlikely(full ? nscc_qa_due(s, a->now, s->qa_win) :
+		     a->now - s->qa_start > s->qa_win))
+		return nscc_ack_qa(s, p, a, size, delay, full);
+	return nscc_ack_cell(s, p, a, size, delay, full);
 }
 
 /*
- * An ACK that starts the flow, lowers its base RTT or finds the
- * parameters changed: the cache is derived again and both clamps run.
+ * An ACK that starts the flow, lowers its base RTT, finds the parameters
+ * changed or carries no sample (smartt_ack_fast()): the cache is derived
+ * again and both clamps run.
  */
 static noinline enum smartt_action
 nscc_on_ack_slow(struct smartt_state *s, const struct smartt_params *p,
-		 u32 now, u32 size, u32 rtt, bool ecn, u32 inflight)
+		 const struct smartt_ack *a)
 {
+	u32 rtt = smartt_ack_rtt(p, a->rtt_us), size = smartt_ack_size(a->size);
+
 	if (!s->brtt) {
 		if (!rtt)
 			return SMARTT_NONE;
 		nscc_start(s, p, rtt);
 	}
 	if (rtt && !p->base_rtt_us && rtt < s->brtt)
-		smartt_set_brtt(s, p, rtt);
+		smartt_set_bdp(s, p, rtt);
 	nscc_cache(s, p);
-	return nscc_ack_act(s, p, now, size, rtt, ecn, inflight, true);
+	nscc_ack_count(s, size);
+	return nscc_ack_act(s, p, a, size, nscc_ack_delay(s, rtt, a->ecn),
+			    true);
 }
 
-/* One ACK, with the arguments of smartt_on_ack(). */
+/*
+ * One ACK, as smartt_on_ack() takes it, whose fast path this is: a sample
+ * at or above rtt_lo is at or above the base RTT, a queueing delay.
+ */
 static __always_inline enum smartt_action
 nscc_on_ack(struct smartt_state *s, const struct smartt_params *p,
-	    u32 now, u32 size, s32 rtt_us, bool ecn, u32 inflight)
+	    const struct smartt_ack *a)
 {
-	u32 rtt = smartt_ack_rtt(p, rtt_us);
+	u32 size = a->size, rtt = (u32)a->rtt_us, delay;
 
-	size = smartt_ack_size(size);
-	if (unlikely(smartt_ack_slow(s, p, rtt)))
-		return nscc_on_ack_slow(s, p, now, size, rtt, ecn, inflight);
-	return nscc_ack_act(s, p, now, size, rtt, ecn, inflight, false);
+	if (unlikely(!smartt_ack_fast(s, p, size, rtt)))
+		return nscc_on_ack_slow(s, p, a);
+	delay = (rtt - s->brtt) << SMARTT_RTT_SHIFT;
+	nscc_ack_avg(s, delay, a->ecn);
+	nscc_ack_count(s, size);
+	return nscc_ack_act(s, p, a, size, delay, false);
 }
 
 /*
@@ -487,11 +553,11 @@ nscc_on_nack(struct smartt_state *s, const struct smartt_params *p,
 
 	if (!s->brtt)
 		return SMARTT_NONE;
-	nscc_update_avg(s, (u64)nscc_net_rtt(s, p) << SMARTT_RTT_SHIFT);
+	nscc_update_avg(s, nscc_net_rtt(s, p) << SMARTT_RTT_SHIFT);
 	s->flags |= SMARTT_F_QA_ARMED;
 	if (smartt_ignore(s, size)) {
 		act = SMARTT_IGNORED;
-	} else if (nscc_qa_due(s, now, nscc_target(s, p)) &&
+	} else if (nscc_qa_due(s, now, nscc_qa_win(s, nscc_target(s, p))) &&
 		   nscc_qa_end(s, p, now, true, inflight)) {
 		act = SMARTT_QUICK_ADAPT;
 	} else {

@@ -6,8 +6,8 @@
  *
  * The same header is compiled into the tcp_smartt module and into the
  * user-space unit tests, so it uses no kernel API beyond fixed width types
- * and 64-bit division, no floating point, and guards every divisor (see
- * smartt_div()).
+ * and 64-bit division, no floating point, and guards every divisor that
+ * can be 0 (see smartt_div()).
  *
  * Units and fixed point:
  *  - windows and byte counters are u32 bytes, saturating at
@@ -153,15 +153,14 @@ struct smartt_params {
  *
  * From gen on, a flow keeps what it would otherwise derive from its base
  * RTT and the parameters on every ACK (smartt_cache(), nscc_cache()). A
- * flow runs one law for its life (SMARTT_F_NSCC), so the values only one
- * law derives, and NSCC's batch, share their bytes.
+ * flow runs one law for its life (SMARTT_F_NSCC), so what only one law
+ * derives or counts shares its bytes with the other's.
  */
 struct smartt_state {
 	u32 cwnd;		/* congestion window, bytes */
 	u32 mtu;		/* bytes (the MSS in TCP) */
 	u32 brtt;		/* base RTT, us */
 	u32 bdp;		/* link_rate_mbps x brtt, bytes */
-	u32 inc_unit;		/* mtu x scale = bdp / bdp_ref_pkts, bytes Q4 */
 	u32 avg_rtt;		/* EWMA of RTT samples (NSCC: of queueing
 				 * delays), us Q8
 				 */
@@ -172,15 +171,22 @@ struct smartt_state {
 	u32 md_time;		/* time of the last decrease, us */
 	u32 gen;		/* smartt_params.gen of the cached values */
 	u32 ceiling;		/* smartt_ceiling() */
+	u32 rtt_lo;		/* smartt_rtt_lo() */
 	u16 inc_rem;		/* increase not yet applied, bytes Q10 */
-	u16 rtt_gain;		/* avg_rtt EWMA gain, Q10 */
+	u8 flags;		/* SMARTT_F_* */
 	union {
 		struct {
+			u32 inc_unit;	/* mtu x scale = bdp / bdp_ref_pkts,
+					 * bytes Q4
+					 */
 			u32 trtt;	/* smartt_trtt() */
 			u32 fi_rtt;	/* smartt_fi_rtt() */
+			u16 rtt_gain;	/* avg_rtt EWMA gain, Q10 */
+			u64 fi_unit;	/* inc_unit x fi */
+			u64 pi_unit;	/* inc_unit x pi */
 		};
 		struct {
-			u64 unit;	/* NSCC: nscc_unit() */
+			u64 unit_q10;	/* NSCC: nscc_unit() in Q10 */
 			u32 target;	/* NSCC: nscc_target() */
 			u32 inc_acc;	/* NSCC: increase of the batch,
 					 * bytes Q10
@@ -189,12 +195,10 @@ struct smartt_state {
 			u32 adj_time;	/* NSCC: time of the last eta step,
 					 * us
 					 */
+			u32 net_rtt;	/* NSCC: nscc_net_rtt() */
+			u32 qa_win;	/* NSCC: nscc_qa_win() */
 		};
 	};
-	u8 flags;		/* SMARTT_F_* */
-	u32 net_rtt;		/* NSCC: nscc_net_rtt(), where the union's
-				 * alignment leaves room
-				 */
 };
 
 /* What an event did; the caller counts them or acts on PATH_CHANGE. */
@@ -208,6 +212,15 @@ enum smartt_action {
 	SMARTT_FAIR_INC,	/* unmarked, RTT above target */
 	SMARTT_PROP_INC,	/* unmarked, RTT at or below target */
 	SMARTT_LOSS,		/* NACK or timeout took its bytes off */
+};
+
+/* One ACK, as smartt_on_ack() and nscc_on_ack() take it. */
+struct smartt_ack {
+	u32 now;		/* arrival time, us */
+	u32 size;		/* bytes newly delivered */
+	s32 rtt_us;		/* RTT sample, us; < 0: none */
+	u32 inflight;		/* bytes still in flight after it */
+	bool ecn;		/* the ACK echoes a CE mark */
 };
 
 static inline u64 smartt_min64(u64 a, u64 b)
@@ -332,13 +345,50 @@ static inline u32 smartt_params_gen(const struct smartt_params *p)
 }
 
 /*
+ * A learned base RTT never goes below base_rtt_floor_us: samples under the
+ * network's shortest path RTT are host timing noise (an ACK that found the
+ * receiver idle, an emulated host), and a base RTT taken from one would
+ * shrink the BDP and the target RTT far below the path's real ones.
+ */
+static inline u32 smartt_learned_brtt(const struct smartt_params *p, u32 rtt)
+{
+	return rtt > p->base_rtt_floor_us ? rtt : p->base_rtt_floor_us;
+}
+
+/* smartt_state.rtt_lo of a flow that takes no ACK on its fast path */
+#define SMARTT_NO_FAST_PATH	SMARTT_U32_MAX
+
+/*
+ * The least RTT sample of an ACK that takes a law's fast path
+ * (smartt_on_ack(), nscc_on_ack()): one the floor leaves as it is and
+ * that is at least @least, or none (SMARTT_NO_FAST_PATH) before the flow's
+ * first QuickAdapt window opens. So the fast path needs no test of its own
+ * for a flow without a base RTT (smartt_reset() leaves none), for the
+ * floor, for a sample that lowers a learned base RTT (@least is the base
+ * RTT then), for an ACK without a sample, or for a flow whose QuickAdapt
+ * window never opened: all of them take the slow path, which derives
+ * rtt_lo again.
+ */
+static inline u32 smartt_rtt_lo(const struct smartt_state *s,
+				const struct smartt_params *p, u32 least)
+{
+	if (!(s->flags & SMARTT_F_QA_RUNNING))
+		return SMARTT_NO_FAST_PATH;
+	return smartt_learned_brtt(p, least);
+}
+
+/*
  * A SMaRTT flow keeps what it would otherwise derive from its base RTT and
- * the parameters on every ACK: the window ceiling, the target RTT and the
- * FastIncrease threshold, all products. It derives them again when its
- * base RTT changes, and when the parameters do: every write bumps p->gen
- * (uno_nl.h), and smartt_on_ack() compares it with the cache's first, so
- * a new value applies from the next ACK, as it would if read there.
- * (NSCC flows keep their own values in these bytes: nscc_cache().)
+ * the parameters on every ACK: the window ceiling, the target RTT, the
+ * FastIncrease threshold, the increase unit times fi and times pi (below
+ * 2^64: both factors are u32), all products, and its fast path's least
+ * RTT sample: the base RTT, or with a configured one any sample above the
+ * floor (a sample below a configured base RTT does not lower it). It
+ * derives them again when its base RTT changes, and when the parameters
+ * do: every write bumps p->gen (uno_nl.h), and smartt_on_ack() compares it
+ * with the cache's, so a new value applies from the next ACK, as it would
+ * if read there. (NSCC flows keep their own values in these bytes:
+ * nscc_cache().)
  */
 static inline void smartt_cache(struct smartt_state *s,
 				const struct smartt_params *p)
@@ -347,6 +397,9 @@ static inline void smartt_cache(struct smartt_state *s,
 	s->ceiling = smartt_ceiling(s, p);
 	s->trtt = smartt_trtt(s, p);
 	s->fi_rtt = smartt_fi_rtt(s, p);
+	s->fi_unit = (u64)s->inc_unit * p->fi;
+	s->pi_unit = (u64)s->inc_unit * p->pi;
+	s->rtt_lo = smartt_rtt_lo(s, p, p->base_rtt_us ? 1 : s->brtt);
 }
 
 static inline u32 smartt_avg_rtt_us(const struct smartt_state *s)
@@ -371,11 +424,26 @@ static inline void smartt_update_gain(struct smartt_state *s,
 }
 
 /*
- * Recompute what follows from the base RTT, configured or learned (SMaRTT
- * Sec. III, "Overview").
- *
- * bdp = link_rate_mbps x brtt: Mbit/s x us = bit, so bytes are >> 3. It is
- * capped at SMARTT_CWND_LIMIT, beyond which no window can follow it.
+ * A new base RTT, configured or learned (SMaRTT Sec. III, "Overview"), and
+ * the BDP, for both laws: bdp = link_rate_mbps x brtt: Mbit/s x us = bit,
+ * so bytes are >> 3. It is capped at SMARTT_CWND_LIMIT, beyond which no
+ * window can follow it.
+ */
+static inline void smartt_set_bdp(struct smartt_state *s,
+				  const struct smartt_params *p, u32 brtt)
+{
+	u64 v;
+
+	if (brtt > SMARTT_RTT_MAX)
+		brtt = SMARTT_RTT_MAX;
+	s->brtt = brtt ? brtt : 1;
+	v = (u64)p->link_rate_mbps * s->brtt >> 3;
+	s->bdp = (u32)smartt_min64(v, SMARTT_CWND_LIMIT);
+}
+
+/*
+ * ... and for SMaRTT what follows from it: the increase unit and the
+ * EWMA gain.
  *
  * The increase constants are scaled by the path BDP (SMaRTT Sec. III-J,
  * "Scaling"), here in packets relative to the reference BDP in packets:
@@ -393,11 +461,7 @@ static inline void smartt_set_brtt(struct smartt_state *s,
 {
 	u64 v;
 
-	if (brtt > SMARTT_RTT_MAX)
-		brtt = SMARTT_RTT_MAX;
-	s->brtt = brtt ? brtt : 1;
-	v = (u64)p->link_rate_mbps * s->brtt >> 3;
-	s->bdp = (u32)smartt_min64(v, SMARTT_CWND_LIMIT);
+	smartt_set_bdp(s, p, brtt);
 	v = smartt_mul_sat((u64)s->bdp << SMARTT_UNIT_SHIFT, p->bdp_ref_mtu);
 	v = smartt_div(v, p->bdp_ref);
 	s->inc_unit = (u32)smartt_min64(v, SMARTT_U32_MAX);
@@ -420,17 +484,6 @@ static noinline void smartt_start(struct smartt_state *s,
 }
 
 /*
- * A learned base RTT never goes below base_rtt_floor_us: samples under the
- * network's shortest path RTT are host timing noise (an ACK that found the
- * receiver idle, an emulated host), and a base RTT taken from one would
- * shrink the BDP and the target RTT far below the path's real ones.
- */
-static inline u32 smartt_learned_brtt(const struct smartt_params *p, u32 rtt)
-{
-	return rtt > p->base_rtt_floor_us ? rtt : p->base_rtt_floor_us;
-}
-
-/*
  * @rtt_hint is the caller's best base-RTT estimate (in TCP the handshake's
  * RTT), 0 if it has none; a configured p->base_rtt_us takes precedence. With
  * neither, 0: the first RTT sample starts the flow, and the base RTT is
@@ -450,7 +503,6 @@ static inline void smartt_reset(struct smartt_state *s, u32 mtu)
 	s->mtu = mtu ? mtu : 1;
 	s->brtt = 0;
 	s->bdp = 0;
-	s->inc_unit = 0;
 	s->avg_rtt = 0;
 	s->acked = 0;
 	s->ignore_left = 0;
@@ -459,15 +511,16 @@ static inline void smartt_reset(struct smartt_state *s, u32 mtu)
 	s->md_time = 0;
 	s->gen = 0;
 	s->ceiling = 0;
-	s->unit = 0;		/* with target and the batch, the whole union */
+	s->rtt_lo = SMARTT_NO_FAST_PATH;
+	s->inc_rem = 0;
+	s->flags = 0;
+	s->unit_q10 = 0;	/* with NSCC's others, the whole union */
 	s->target = 0;
-	s->net_rtt = 0;
 	s->inc_acc = 0;
 	s->adj_bytes = 0;
 	s->adj_time = 0;
-	s->inc_rem = 0;
-	s->rtt_gain = 0;
-	s->flags = 0;
+	s->net_rtt = 0;
+	s->qa_win = 0;
 }
 
 static inline void smartt_init(struct smartt_state *s,
@@ -483,14 +536,15 @@ static inline void smartt_init(struct smartt_state *s,
 
 /*
  * The MSS changed (PMTU): the floor, and with it the cached ceiling, and
- * the EWMA gain depend on it.
+ * SMaRTT's EWMA gain depend on it.
  */
 static inline void smartt_set_mtu(struct smartt_state *s,
 				  const struct smartt_params *p, u32 mtu)
 {
 	s->mtu = mtu ? mtu : 1;
 	if (s->brtt) {
-		smartt_update_gain(s, p);
+		if (!(s->flags & SMARTT_F_NSCC))
+			smartt_update_gain(s, p);
 		s->ceiling = smartt_ceiling(s, p);
 		smartt_clamp(s, p);
 	}
@@ -504,11 +558,12 @@ static inline void smartt_update_avg_rtt(struct smartt_state *s, u32 rtt)
 {
 	u32 r = rtt << SMARTT_RTT_SHIFT;
 
-	if (r > s->avg_rtt)
-		s->avg_rtt += (u32)((u64)(r - s->avg_rtt) * s->rtt_gain >>
+	/* Samples sit on the base RTT with excursions above: most are below */
+	if (likely(r <= s->avg_rtt))
+		s->avg_rtt -= (u32)((u64)(s->avg_rtt - r) * s->rtt_gain >>
 				    SMARTT_Q);
 	else
-		s->avg_rtt -= (u32)((u64)(s->avg_rtt - r) * s->rtt_gain >>
+		s->avg_rtt += (u32)((u64)(r - s->avg_rtt) * s->rtt_gain >>
 				    SMARTT_Q);
 }
 
@@ -517,6 +572,13 @@ static inline void smartt_update_avg_rtt(struct smartt_state *s, u32 rtt)
  * next increase (our fixed point; the paper computes in real numbers): at
  * scale 1 a 1448-byte MSS in a 120 KB window gains 17.5 bytes per ACK;
  * truncating would lose 3 %.
+ *
+ * The window grows up to the cached ceiling, which is at most
+ * SMARTT_CWND_LIMIT and current: every increase comes after smartt_cache()
+ * or nscc_cache(). smartt_clamp() leaves a window capped there as it would
+ * leave the uncapped one, since the ceiling is where it would cap it (the
+ * floor is no higher), so a window that grew from within its bounds needs
+ * no clamp after.
  */
 static inline void smartt_grow(struct smartt_state *s, u64 inc)
 {
@@ -525,7 +587,7 @@ static inline void smartt_grow(struct smartt_state *s, u64 inc)
 
 	s->inc_rem = (u16)(sum & (SMARTT_ONE - 1));
 	s->cwnd = (u32)smartt_min64((u64)s->cwnd + (sum >> SMARTT_Q),
-				    SMARTT_CWND_LIMIT);
+				    s->ceiling);
 }
 
 /*
@@ -707,7 +769,8 @@ static inline void smartt_fair_decrease(struct smartt_state *s,
  * lies within its bounds (our choice: the listing skips the clamp on its
  * early returns): whatever moves a bound (the base RTT, the parameters,
  * the MTU) ends in both clamps, and an ACK that moved the window only one
- * way ends in the clamp of that way; one that left it alone, in none.
+ * way ends in the clamp of that way (smartt_grow() caps an increase); one
+ * that left it alone, in none.
  */
 static __always_inline enum smartt_action
 smartt_ack_done(struct smartt_state *s, const struct smartt_params *p,
@@ -717,16 +780,7 @@ smartt_ack_done(struct smartt_state *s, const struct smartt_params *p,
 	return act;
 }
 
-/* ... an ACK that grew the window from within its bounds: the ceiling */
-static __always_inline enum smartt_action
-smartt_ack_grown(struct smartt_state *s, enum smartt_action act)
-{
-	if (unlikely(s->cwnd > s->ceiling))
-		s->cwnd = s->ceiling;
-	return act;
-}
-
-/* ... one that shrank it: below the ceiling before, so below it now */
+/* ... an ACK that shrank it: below the ceiling before, so below it now */
 static inline enum smartt_action
 smartt_ack_shrunk(struct smartt_state *s, const struct smartt_params *p,
 		  enum smartt_action act)
@@ -747,53 +801,65 @@ smartt_ack_md(struct smartt_state *s, const struct smartt_params *p,
 	return smartt_ack_shrunk(s, p, SMARTT_MD);
 }
 
+/* The optional fair decrease, off by default: out of the per-ACK path. */
+static noinline enum smartt_action
+smartt_ack_fair_decrease(struct smartt_state *s,
+			 const struct smartt_params *p, u32 size)
+{
+	smartt_fair_decrease(s, p, size);
+	return smartt_ack_shrunk(s, p, SMARTT_PATH_CHANGE);
+}
+
 /*
- * The ECN x delay matrix, SMaRTT Sec. III-I / Algorithm 1, for an ACK with
- * an RTT sample. rtt == trtt counts as below target (our choice: Algorithm
- * 1 tests only > and <).
+ * The ECN x delay matrix, SMaRTT Sec. III-I / Algorithm 1, for an ACK @a
+ * of @size bytes with the RTT sample @rtt (as taken). rtt == trtt counts
+ * as below target (our choice: Algorithm 1 tests only > and <).
  *
  * Fair increase, Eq. 2:	size / cwnd x mtu x fi x scale
  * Proportional increase, Eq. 3:
  *	min(size, (trtt - rtt) / rtt x size / cwnd x mtu x pi x scale)
  *
  * With unit = size x inc_unit (= size x mtu x scale, Q4) both come out in
- * Q10 bytes from one division each. Both use the window before this ACK
- * (our choice: the paper only says PI is "followed by" FI, Sec. III-I4).
+ * Q10 bytes from one division each; unit x fi and unit x pi saturate
+ * where size x fi_unit and size x pi_unit do, and are the same below.
+ * Both use the window before this ACK (our choice: the paper only says PI
+ * is "followed by" FI, Sec. III-I4).
  * Over a window's worth of ACKs the fair increase adds fi x scale MTUs
  * whatever the window, which favours small windows, and the proportional
  * one at most pi x scale x (trtt - brtt) / brtt = 1 x scale.
+ *
+ * Neither divisor needs smartt_div()'s guard: a flow with a base RTT has a
+ * window of at least its floor, 1 byte or more (smartt_minwnd()), after
+ * every event, and the sample is at least 1 us.
  */
 static __always_inline enum smartt_action
 smartt_ack_matrix(struct smartt_state *s, const struct smartt_params *p,
-		  u32 now, u32 size, u32 rtt, bool ecn)
+		  const struct smartt_ack *a, u32 size, u32 rtt, bool ecn)
 {
 	u32 trtt = s->trtt;
-	u64 unit, fi, pi, t;
+	u64 fi, pi, t;
 
 	if (ecn) {
 		if (rtt <= trtt) {
 			if (likely(!p->fair_decrease))
 				return SMARTT_PATH_CHANGE;
-			smartt_fair_decrease(s, p, size);
-			return smartt_ack_shrunk(s, p, SMARTT_PATH_CHANGE);
+			return smartt_ack_fair_decrease(s, p, size);
 		}
 		t = (u64)trtt << SMARTT_RTT_SHIFT;
-		if (!smartt_md_due(s, p, now, t))
+		if (!smartt_md_due(s, p, a->now, t))
 			return SMARTT_NONE;
-		return smartt_ack_md(s, p, now, t);
+		return smartt_ack_md(s, p, a->now, t);
 	}
-	unit = (u64)size * s->inc_unit;
-	fi = smartt_div(smartt_mul_sat(unit, p->fi),
-			(u64)s->cwnd << SMARTT_UNIT_SHIFT);
+	fi = div64_u64(smartt_mul_sat(size, s->fi_unit),
+		       (u64)s->cwnd << SMARTT_UNIT_SHIFT);
 	if (rtt > trtt) {
 		smartt_grow(s, fi);
-		return smartt_ack_grown(s, SMARTT_FAIR_INC);
+		return SMARTT_FAIR_INC;
 	}
-	pi = smartt_mul_sat(smartt_mul_sat(unit, p->pi), trtt - rtt);
-	pi = smartt_div(pi, (u64)rtt * s->cwnd << SMARTT_UNIT_SHIFT);
-	pi = smartt_min64(pi, (u64)size << SMARTT_Q);
-	smartt_grow(s, pi + fi);
-	return smartt_ack_grown(s, SMARTT_PROP_INC);
+	pi = smartt_mul_sat(smartt_mul_sat(size, s->pi_unit), trtt - rtt);
+	pi = div64_u64(pi, (u64)rtt * s->cwnd << SMARTT_UNIT_SHIFT);
+	smartt_grow(s, smartt_min64(pi, (u64)size << SMARTT_Q) + fi);
+	return SMARTT_PROP_INC;
 }
 
 /*
@@ -825,72 +891,71 @@ static inline void smartt_ack_count(struct smartt_state *s, u32 size, u32 rtt)
 		smartt_update_avg_rtt(s, rtt);
 }
 
-/* FastIncrease, else the matrix if the ACK has an RTT sample. */
+/*
+ * FastIncrease, else the matrix if the ACK has an RTT sample. The mark is
+ * read once: the state's stores in between could alias the ACK for all
+ * the compiler knows, which would make it test it again.
+ */
 static __always_inline enum smartt_action
 smartt_ack_window(struct smartt_state *s, const struct smartt_params *p,
-		  u32 now, u32 size, u32 rtt, bool ecn)
+		  const struct smartt_ack *a, u32 size, u32 rtt)
 {
+	bool ecn = a->ecn;
+
 	if (smartt_fast_increase(s, p, size, rtt, ecn))
-		return smartt_ack_grown(s, SMARTT_FAST_INC);
+		return SMARTT_FAST_INC;
 	if (!rtt)
 		return SMARTT_NONE;
-	return smartt_ack_matrix(s, p, now, size, rtt, ecn);
+	return smartt_ack_matrix(s, p, a, size, rtt, ecn);
 }
 
 /*
- * An ACK that ends the QuickAdapt window, once per trtt. If it adapts,
+ * An ACK past the ignore phase that ends the QuickAdapt window, once per
+ * trtt: the check without trimming, then QuickAdapt. If it adapts,
  * FastIncrease still runs, to keep its count, but the matrix does not.
  */
 static noinline enum smartt_action
 smartt_ack_qa(struct smartt_state *s, const struct smartt_params *p,
-	      u32 now, u32 size, u32 rtt, bool ecn, u32 inflight)
+	      const struct smartt_ack *a, u32 size, u32 rtt)
 {
-	if (!smartt_qa_end(s, p, now, inflight))
-		return smartt_ack_window(s, p, now, size, rtt, ecn);
-	smartt_fast_increase(s, p, size, rtt, ecn);
+	if (unlikely(!p->trimming) && rtt)
+		smartt_notrim_check(s, p, rtt);
+	if (!smartt_qa_end(s, p, a->now, a->inflight))
+		return smartt_ack_window(s, p, a, size, rtt);
+	smartt_fast_increase(s, p, size, rtt, a->ecn);
 	return smartt_ack_done(s, p, SMARTT_QUICK_ADAPT);
 }
 
 /*
- * The rest of an ACK, once counted: the ignore phase, QuickAdapt,
- * FastIncrease and the matrix (SMaRTT Algorithm 4).
+ * An ACK of a flow without trimming that does not end the QuickAdapt
+ * window: the check, out of the per-ACK path, then the window.
  */
-static __always_inline enum smartt_action
-smartt_ack_act(struct smartt_state *s, const struct smartt_params *p,
-	       u32 now, u32 size, u32 rtt, bool ecn, u32 inflight)
+static noinline enum smartt_action
+smartt_ack_notrim(struct smartt_state *s, const struct smartt_params *p,
+		  const struct smartt_ack *a, u32 size, u32 rtt)
 {
-	if (unlikely(s->ignore_left) && smartt_ignore(s, size))
-		return SMARTT_IGNORED;
-	if (unlikely(!p->trimming) && rtt)
-		smartt_notrim_check(s, p, rtt);
-	if (unlikely(smartt_qa_due(s, now, s->trtt)))
-		return smartt_ack_qa(s, p, now, size, rtt, ecn, inflight);
-	return smartt_ack_window(s, p, now, size, rtt, ecn);
+	smartt_notrim_check(s, p, rtt);
+	return smartt_ack_window(s, p, a, size, rtt);
 }
 
 /*
- * An ACK in full, for smartt_on_ack() below (same arguments, but @size
- * capped and @rtt the sample it took): the first ACK of a flow without a
- * base RTT, if it carries a sample, starts it; a sample under the learned
- * base RTT lowers it (a running minimum, like Swift's: SMaRTT Sec. III,
- * "Overview"); and the flow's cache is derived again, for these or for
- * changed parameters.
+ * The rest of an ACK, once counted (SMaRTT Algorithm 4): the ignore phase;
+ * the end of the QuickAdapt window, which the check without trimming does
+ * not move, so it is tested first; the check; FastIncrease and the matrix.
+ * On the fast path (@fast) the QuickAdapt window is open (smartt_rtt_lo()).
  */
-static noinline enum smartt_action
-smartt_on_ack_slow(struct smartt_state *s, const struct smartt_params *p,
-		   u32 now, u32 size, u32 rtt, bool ecn, u32 inflight)
+static __always_inline enum smartt_action
+smartt_ack_act(struct smartt_state *s, const struct smartt_params *p,
+	       const struct smartt_ack *a, u32 size, u32 rtt, bool fast)
 {
-	if (!s->brtt) {
-		if (!rtt)
-			return SMARTT_NONE;
-		smartt_start(s, p, rtt);
-	}
-	smartt_ack_count(s, size, rtt);
-	if (rtt && !p->base_rtt_us && rtt < s->brtt)
-		smartt_set_brtt(s, p, rtt);
-	smartt_cache(s, p);
-	return smartt_ack_done(s, p, smartt_ack_act(s, p, now, size, rtt, ecn,
-						       inflight));
+	if (unlikely(s->ignore_left) && smartt_ignore(s, size))
+		return SMARTT_IGNORED;
+	if (unlikely(fast ? a->now - s->qa_start >= s->trtt :
+		     smartt_qa_due(s, a->now, s->trtt)))
+		return smartt_ack_qa(s, p, a, size, rtt);
+	if (unlikely(!p->trimming) && rtt)
+		return smartt_ack_notrim(s, p, a, size, rtt);
+	return smartt_ack_window(s, p, a, size, rtt);
 }
 
 /*
@@ -915,40 +980,69 @@ static __always_inline u32 smartt_ack_size(u32 size)
 }
 
 /*
- * Whether an ACK takes the slow path: it starts the flow, finds the
- * parameters changed since the flow's cache, or lowers its learned base
- * RTT.
+ * An ACK in full, for smartt_on_ack(): the first ACK of a flow without a
+ * base RTT, if it carries a sample, starts it; a sample under the learned
+ * base RTT lowers it (a running minimum, like Swift's: SMaRTT Sec. III,
+ * "Overview"); and the flow's cache is derived again, for these or for
+ * changed parameters.
  */
-static __always_inline bool smartt_ack_slow(const struct smartt_state *s,
-					    const struct smartt_params *p,
-					    u32 rtt)
+static noinline enum smartt_action
+smartt_on_ack_slow(struct smartt_state *s, const struct smartt_params *p,
+		   const struct smartt_ack *a)
 {
-	/* rtt - 1 < brtt - 1: a sample (rtt > 0) below the base RTT */
-	return !s->brtt || s->gen != smartt_params_gen(p) ||
-	       (rtt - 1 < s->brtt - 1 && !p->base_rtt_us);
+	u32 rtt = smartt_ack_rtt(p, a->rtt_us), size = smartt_ack_size(a->size);
+
+	if (!s->brtt) {
+		if (!rtt)
+			return SMARTT_NONE;
+		smartt_start(s, p, rtt);
+	}
+	smartt_ack_count(s, size, rtt);
+	if (rtt && !p->base_rtt_us && rtt < s->brtt)
+		smartt_set_brtt(s, p, rtt);
+	smartt_cache(s, p);
+	return smartt_ack_done(s, p, smartt_ack_act(s, p, a, size, rtt, false));
 }
 
 /*
- * One ACK (SMaRTT Algorithm 4): @size bytes newly delivered, @rtt_us its
- * RTT sample (< 0: none), @ecn the echoed CE mark, @inflight the bytes
- * still in flight after it, @now in us.
+ * Whether an ACK takes a law's fast path: its RTT sample (@rtt, us as the
+ * ACK gives it, the bits of an s32) is one the flow's smartt_rtt_lo()
+ * admits, and at most SMARTT_RTT_MAX, so that the sample is taken as it
+ * is; its @size is at most SMARTT_CWND_LIMIT, as taken; and the flow's
+ * cache is current. rtt_lo is at least 1, so rtt - 1 only tells the
+ * compiler that a sample on the fast path is not 0.
+ */
+static __always_inline bool smartt_ack_fast(const struct smartt_state *s,
+					    const struct smartt_params *p,
+					    u32 size, u32 rtt)
+{
+	return rtt - 1 < SMARTT_RTT_MAX && rtt >= s->rtt_lo &&
+	       size <= SMARTT_CWND_LIMIT && s->gen == smartt_params_gen(p);
+}
+
+/*
+ * One ACK (SMaRTT Algorithm 4), @a: its bytes, RTT sample, echoed CE
+ * mark, the bytes still in flight after it and its time.
  *
- * What a running flow does on every ACK is here; an ACK that starts the
- * flow, lowers its base RTT or finds the parameters changed goes to
- * smartt_on_ack_slow() instead, so that this path makes no call and needs
- * no callee-saved register (Documentation/benchmarks.rst).
+ * What a running flow does on most ACKs with an RTT sample is here, with
+ * the ACK's sample and size as they are (smartt_ack_fast()). An ACK that
+ * starts the flow, lowers its base RTT, finds the parameters changed, or
+ * carries no sample or one under the floor, goes to smartt_on_ack_slow().
+ * This path and every step it leaves out of line (smartt_ack_qa(), a
+ * decrease) take the ACK by its address, so that this path jumps to them
+ * and makes no call, and reads each field of the ACK where it needs it
+ * rather than keep it in a register (Documentation/benchmarks.rst).
  */
 static __always_inline enum smartt_action
 smartt_on_ack(struct smartt_state *s, const struct smartt_params *p,
-	      u32 now, u32 size, s32 rtt_us, bool ecn, u32 inflight)
+	      const struct smartt_ack *a)
 {
-	u32 rtt = smartt_ack_rtt(p, rtt_us);
+	u32 size = a->size, rtt = (u32)a->rtt_us;
 
-	size = smartt_ack_size(size);
-	if (unlikely(smartt_ack_slow(s, p, rtt)))
-		return smartt_on_ack_slow(s, p, now, size, rtt, ecn, inflight);
+	if (unlikely(!smartt_ack_fast(s, p, size, rtt)))
+		return smartt_on_ack_slow(s, p, a);
 	smartt_ack_count(s, size, rtt);
-	return smartt_ack_act(s, p, now, size, rtt, ecn, inflight);
+	return smartt_ack_act(s, p, a, size, rtt, true);
 }
 
 /* Lost (trimmed, timed-out) bytes leave the window, down to zero. */

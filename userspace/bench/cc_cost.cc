@@ -277,8 +277,8 @@ Result run_smartt(const Trace &tr)
 
 	in.reserve(tr.acks.size());
 	for (const Ack &a : tr.acks)
-		in.push_back({now_us(a), a.acked, a.lost, (u32)tr.window,
-			      a.rtt_us, a.ece});
+		in.push_back({{now_us(a), a.acked, a.rtt_us, (u32)tr.window,
+			       a.ece}, a.lost});
 	// tcp_smartt_init(): the handshake's RTT is the first base RTT.
 	init(&s, &bench_smartt_params, kMss, tr.base_us);
 	for (size_t i = 0; i < in.size(); i++)

@@ -22,14 +22,14 @@
 extern "C" {
 #endif
 
-/* What tcp_smartt's .cong_control hands the core on one ACK. */
+/*
+ * What tcp_smartt's .cong_control hands the core on one ACK: the ACK
+ * (size rs->acked_sacked x mss, inflight tcp_packets_in_flight() x mss,
+ * rtt_us < 0 for no sample) and the bytes it reports lost.
+ */
 struct bench_smartt_in {
-	u32 now_us;
-	u32 acked;		/* rs->acked_sacked x mss */
+	struct smartt_ack ack;
 	u32 lost;		/* rs->losses x mss: a NACK first, if trimming */
-	u32 inflight;		/* tcp_packets_in_flight() x mss */
-	s32 rtt_us;		/* < 0: no sample */
-	bool ece;
 };
 
 /* One set of parameters each, read on every ACK like the modules' globals. */

@@ -42,27 +42,29 @@ static noinline u32						\
 law##_nack_ack(struct smartt_state *s, const struct bench_smartt_in *a) \
 {									\
 	const struct smartt_params *p = &bench_smartt_params;		\
-	u32 ev = (u32)law##_on_nack(s, p, a->now_us, a->lost,		\
-				    a->inflight) << 8;			\
+	u32 ev = (u32)law##_on_nack(s, p, a->ack.now, a->lost,		\
+				    a->ack.inflight) << 8;		\
 									\
-	if (a->acked)							\
-		ev |= (u32)law##_on_ack(s, p, a->now_us, a->acked,	\
-					a->rtt_us, a->ece, a->inflight); \
+	if (a->ack.size)						\
+		ev |= (u32)law##_on_ack(s, p, &a->ack);			\
 	return ev;							\
 }									\
 									\
-/* ... an ACK that reports no loss, the usual one, without the NACK's frame */ \
-static inline u32 law##_cong_control(struct smartt_state *s,		\
-				     const struct bench_smartt_in *a)	\
+/*									\
+ * ... an ACK that reports no loss, the usual one, without the NACK's	\
+ * frame, inlined into its entry point as into the adapter's		\
+ * .cong_control							\
+ */									\
+static __always_inline u32 law##_cong_control(struct smartt_state *s,	\
+					      const struct bench_smartt_in *a) \
 {									\
 	const struct smartt_params *p = &bench_smartt_params;		\
 									\
 	if (a->lost && p->trimming)					\
 		return law##_nack_ack(s, a);				\
-	if (!a->acked)							\
+	if (!a->ack.size)						\
 		return 0;						\
-	return law##_on_ack(s, p, a->now_us, a->acked, a->rtt_us,	\
-			    a->ece, a->inflight);			\
+	return law##_on_ack(s, p, &a->ack);				\
 }
 
 SMARTT_CONG_CONTROL(smartt)

@@ -88,7 +88,9 @@ smartt_state Start(const smartt_params &p, u32 mtu = kMtu, u32 hint = 0)
 smartt_action Ack(smartt_state &s, const smartt_params &p, u32 now, s32 rtt,
 		  bool ecn, u32 size = kMtu, u32 inflight = 50000)
 {
-	return smartt_on_ack(&s, &p, now, size, rtt, ecn, inflight);
+	const smartt_ack a = {now, size, rtt, inflight, ecn};
+
+	return smartt_on_ack(&s, &p, &a);
 }
 
 } // namespace
@@ -965,7 +967,9 @@ smartt_state NsccStart(const smartt_params &p, u32 hint = 0)
 smartt_action NAck(smartt_state &s, const smartt_params &p, u32 now, s32 rtt,
 		   bool ecn, u32 size = kMtu, u32 inflight = 50000)
 {
-	return nscc_on_ack(&s, &p, now, size, rtt, ecn, inflight);
+	const smartt_ack a = {now, size, rtt, inflight, ecn};
+
+	return nscc_on_ack(&s, &p, &a);
 }
 
 // The first ACK, at t = 0 with delay 0: it opens the QuickAdapt window
@@ -1532,8 +1536,7 @@ TEST(smartt_reference, FixedPointTracksDoubleModel)
 			const bool ecn = (r >> 40) % 8 == 0;
 			const u32 infl = (r >> 44) % 60000;
 
-			acts[smartt_on_ack(&s, &p, now, size, s32(rtt), ecn,
-					   infl)]++;
+			acts[Ack(s, p, now, s32(rtt), ecn, size, infl)]++;
 			ref.OnAck(now, size, rtt, ecn, infl);
 		} else if (kind < 995) {
 			const u32 infl = (r >> 44) % 60000;
@@ -1599,7 +1602,6 @@ TEST(smartt_clamp, DirectionalClampsAreTheFullClamps)
 		const bool ecn = congested ? (r >> 16) % 4 != 0 :
 					     (r >> 16) % 16 == 0;
 		const u32 size = mtu * (1 + (r >> 20) % 2);
-		u32 rtt;
 
 		if (i % 25000 == 24999) {	// a write moves both bounds
 			p.max_cwnd = 1024 + (r % 4) * 256;
@@ -1617,12 +1619,9 @@ TEST(smartt_clamp, DirectionalClampsAreTheFullClamps)
 			ASSERT_EQ(smartt_on_nack(&fast, &p, now, mtu, 20000),
 				  smartt_on_nack(&full, &p, now, mtu, 20000));
 		}
-		// What smartt_on_ack() does before it picks a path.
-		rtt = smartt_ack_rtt(&p, rtt_us);
-		const smartt_action act = smartt_on_ack(&fast, &p, now, size,
-							 rtt_us, ecn, 20000);
-		ASSERT_EQ(act, smartt_on_ack_slow(&full, &p, now, size, rtt,
-						  ecn, 20000)) << "ACK " << i;
+		const smartt_ack a = {now, size, rtt_us, 20000, ecn};
+		const smartt_action act = smartt_on_ack(&fast, &p, &a);
+		ASSERT_EQ(act, smartt_on_ack_slow(&full, &p, &a)) << "ACK " << i;
 		ASSERT_EQ(memcmp(&fast, &full, sizeof(fast)), 0) << "ACK " << i;
 		seen[act]++;
 	}
@@ -1678,11 +1677,9 @@ TEST(nscc_clamp, DirectionalClampsAreTheFullClamps)
 			ASSERT_EQ(nscc_on_nack(&fast, &p, now, mtu, 20000),
 				  nscc_on_nack(&full, &p, now, mtu, 20000));
 		}
-		const smartt_action act = nscc_on_ack(&fast, &p, now, size,
-						       rtt_us, ecn, 20000);
-		ASSERT_EQ(act, nscc_on_ack_slow(&full, &p, now, size,
-						smartt_ack_rtt(&p, rtt_us),
-						ecn, 20000)) << "ACK " << i;
+		const smartt_ack a = {now, size, rtt_us, 20000, ecn};
+		const smartt_action act = nscc_on_ack(&fast, &p, &a);
+		ASSERT_EQ(act, nscc_on_ack_slow(&full, &p, &a)) << "ACK " << i;
 		ASSERT_EQ(memcmp(&fast, &full, sizeof(fast)), 0) << "ACK " << i;
 		seen[act]++;
 	}
