@@ -1574,19 +1574,76 @@ TEST(smartt_reference, FixedPointTracksDoubleModel)
 	}
 }
 
-// smartt_on_ack() clamps the window only the way an ACK moved it, and
-// leaves ACKs that start the flow, lower its base RTT or find new
-// parameters to smartt_on_ack_slow(), which ends every ACK in both clamps.
-// Taking every ACK there instead must leave the very same state and
-// actions, on a trace that visits every action with NACKs, ACKs without an
-// RTT sample, parameter writes that move both bounds, and a new MTU.
+namespace {
+
+// Now and then (1 ACK in 5000, by @q) a sample or a size at the edges of
+// what smartt_on_ack() and nscc_on_ack() take on their fast path, or past
+// them, where only the slow path takes it as smartt_rtt_sample() and
+// smartt_ack_size() do: a zero or negative reading, SMARTT_RTT_MAX and
+// above, SMARTT_CWND_LIMIT bytes and more. A zero reading counts as 1 us,
+// which would take a learned base RTT down to 1 us for the rest of the
+// trace: it comes only while base_rtt_floor_us is set.
+void OddAck(const smartt_params &p, u32 q, s32 &rtt_us, u32 &size)
+{
+	switch (q % 40000) {
+	case 0: rtt_us = p.base_rtt_floor_us ? 0 : rtt_us; break;
+	case 1: rtt_us = -7; break;
+	case 2: rtt_us = SMARTT_RTT_MAX; break;
+	case 3: rtt_us = SMARTT_RTT_MAX + 1; break;
+	case 4: rtt_us = 0x7fffffff; break;
+	case 5: size = SMARTT_CWND_LIMIT; break;
+	case 6: size = SMARTT_CWND_LIMIT + 1; break;
+	case 7: size = 0xffffffffu; break;
+	}
+}
+
+// A flow that starts again (by @init, smartt_init() or nscc_init()), as a
+// new connection, the @k-th: with the handshake's RTT or none; the clock
+// where it is, near its origin (where a new flow's qa_start, 0, looks like
+// a window not yet over: smartt_qa_due() needs SMARTT_F_QA_RUNNING), or
+// 250 us before it wraps; and a NACK before its first ACK or none. The
+// NACK opens the QuickAdapt window and arms it, and a pause of 250 us ends
+// the window, so that the first ACK adapts, before NSCC's first batch,
+// which on the wrapped clock is not yet due by time (adj_time 0 + network
+// RTT) when the next ACK comes.
+void Restart(smartt_state &fast, smartt_state &full, const smartt_params &p,
+	     int k, u32 &now, u32 mtu,
+	     void (*init)(smartt_state *, const smartt_params *, u32, u32),
+	     smartt_action (*nack)(smartt_state *, const smartt_params *,
+				   u32, u32, u32))
+{
+	init(&fast, &p, mtu, k % 2 ? 120 : 0);
+	init(&full, &p, mtu, k % 2 ? 120 : 0);
+	if ((k / 2) % 3)
+		now = (k / 2) % 3 == 1 ? 5 : 0U - 250;
+	if ((k / 6) % 2) {
+		EXPECT_EQ(nack(&fast, &p, now, mtu, 20000),
+			  nack(&full, &p, now, mtu, 20000));
+		now += 250;
+	}
+}
+
+} // namespace
+
+// smartt_on_ack() takes an ACK on its fast path when smartt_ack_fast()
+// says so (a current cache, a sample at or above rtt_lo and at most
+// SMARTT_RTT_MAX, an ACK of at most SMARTT_CWND_LIMIT bytes), assumes the
+// QuickAdapt window open there, leaves the window's end and a flow without
+// trimming to smartt_ack_qa() and smartt_ack_notrim(), and clamps the
+// window only the way an ACK moved it; smartt_on_ack_slow() derives the
+// cache again and ends every ACK in both clamps. Taking every ACK there
+// instead must leave the very same state and actions, on a trace that
+// visits every action with NACKs, ACKs without an RTT sample, samples and
+// sizes out of range (OddAck()), parameter writes that move both bounds,
+// the floor, a configured base RTT and trimming, a new MTU and new flows
+// (Restart()); and most ACKs must take the fast path.
 TEST(smartt_clamp, DirectionalClampsAreTheFullClamps)
 {
 	smartt_params p = Params();
 	smartt_state fast, full;
 	std::mt19937 rng(7);
 	int seen[SMARTT_LOSS + 1] = {};
-	u32 now = 1000, mtu = kMtu;
+	u32 now = 1000, mtu = kMtu, fast_acks = 0;
 
 	p.base_rtt_us = 0;		// learned: lower samples take it down
 	p.trimming = 1;
@@ -1597,16 +1654,22 @@ TEST(smartt_clamp, DirectionalClampsAreTheFullClamps)
 	for (int i = 0; i < 200000; i++) {
 		const u32 r = rng();
 		const bool congested = (i / 2000) % 5 == 4;
-		const s32 rtt_us = (r >> 4) % 40 ? s32(90 + (r >> 8) % 60 +
-						      (congested ? 200 : 0)) : -1;
+		s32 rtt_us = (r >> 4) % 40 ? s32(90 + (r >> 8) % 60 +
+						(congested ? 200 : 0)) : -1;
 		const bool ecn = congested ? (r >> 16) % 4 != 0 :
 					     (r >> 16) % 16 == 0;
-		const u32 size = mtu * (1 + (r >> 20) % 2);
+		const u32 q = rng();
+		u32 size = mtu * (1 + (r >> 20) % 2);
 
+		OddAck(p, q, rtt_us, size);
 		if (i % 25000 == 24999) {	// a write moves both bounds
 			p.max_cwnd = 1024 + (r % 4) * 256;
 			p.min_cwnd_bytes = (r >> 2) % 2 ? 0 : 3000;
 			p.fair_decrease = (r >> 3) % 2 ? 0 : 512;
+			// ... and the floor, the base RTT and trimming
+			p.base_rtt_floor_us = (q >> 10) % 2 ? 0 : 95;
+			p.base_rtt_us = (q >> 11) % 4 ? 0 : 100;
+			p.trimming = (q >> 13) % 3 != 0;
 			p.gen++;
 		}
 		if (i % 60000 == 59999) {	// PMTU: the MTU floor moves
@@ -1614,12 +1677,16 @@ TEST(smartt_clamp, DirectionalClampsAreTheFullClamps)
 			smartt_set_mtu(&fast, &p, mtu);
 			smartt_set_mtu(&full, &p, mtu);
 		}
+		if (i % 4000 == 3999)
+			Restart(fast, full, p, i / 4000, now, mtu, smartt_init,
+				smartt_on_nack);
 		now += 1 + (r >> 24) % 4;
 		if (congested && (r >> 28) == 0) {
 			ASSERT_EQ(smartt_on_nack(&fast, &p, now, mtu, 20000),
 				  smartt_on_nack(&full, &p, now, mtu, 20000));
 		}
 		const smartt_ack a = {now, size, rtt_us, 20000, ecn};
+		fast_acks += smartt_ack_fast(&fast, &p, size, u32(rtt_us));
 		const smartt_action act = smartt_on_ack(&fast, &p, &a);
 		ASSERT_EQ(act, smartt_on_ack_slow(&full, &p, &a)) << "ACK " << i;
 		ASSERT_EQ(memcmp(&fast, &full, sizeof(fast)), 0) << "ACK " << i;
@@ -1627,22 +1694,27 @@ TEST(smartt_clamp, DirectionalClampsAreTheFullClamps)
 	}
 	for (int a = SMARTT_IGNORED; a < SMARTT_LOSS; a++)
 		EXPECT_GT(seen[a], 0) << "action " << a;
+	EXPECT_GT(fast_acks, 150000u);
 }
 
-// The same for NSCC: nscc_on_ack() clamps only where an ACK can move a
-// window that lay within its bounds, nscc_on_ack_slow() clamps both ways
+// The same for NSCC: nscc_on_ack() takes the ACKs smartt_ack_fast() lets
+// through, assumes the QuickAdapt window open and the first batch applied
+// there, and clamps only where an ACK can move a window that lay within its
+// bounds; nscc_on_ack_slow() derives the cache again and clamps both ways
 // after the cell and after the batch, as updateCwndOnAck_NSCC() does. On a
 // trace through every cell, FastIncrease, QuickAdapt by delay and by NACK,
-// the ignore phase, batches, lower base RTTs, parameter writes that move
-// both bounds, the network RTT and the target, and a new MTU, both must
-// leave the very same state and actions.
+// the ignore phase, batches, lower base RTTs, samples and sizes out of
+// range, parameter writes that move both bounds, the floor, a configured
+// base RTT, the network RTT and the target, a new MTU and new flows, both
+// must leave the very same state and actions, and most ACKs must take the
+// fast path.
 TEST(nscc_clamp, DirectionalClampsAreTheFullClamps)
 {
 	smartt_params p = NsccParams();
 	smartt_state fast, full;
 	std::mt19937 rng(11);
 	int seen[SMARTT_LOSS + 1] = {};
-	u32 now = 1000, mtu = kMtu;
+	u32 now = 1000, mtu = kMtu, fast_acks = 0;
 
 	p.base_rtt_us = 0;
 	memset(&fast, 0, sizeof(fast));
@@ -1654,16 +1726,21 @@ TEST(nscc_clamp, DirectionalClampsAreTheFullClamps)
 		const bool idle = (i / 2000) % 5 == 0;
 		const bool congested = (i / 2000) % 5 == 4;
 		const u32 delay = idle ? 0 : (r >> 8) % (congested ? 400 : 60);
-		const s32 rtt_us = (r >> 4) % 40 ? s32(90 + delay) : -1;
+		s32 rtt_us = (r >> 4) % 40 ? s32(90 + delay) : -1;
 		const bool ecn = congested ? (r >> 16) % 4 != 0 :
 					     (r >> 16) % 16 == 0;
-		const u32 size = mtu * (1 + (r >> 20) % 2);
+		const u32 q = rng();
+		u32 size = mtu * (1 + (r >> 20) % 2);
 
+		OddAck(p, q, rtt_us, size);
 		if (i % 25000 == 24999) {	// a write moves both bounds
 			p.max_cwnd = 1024 + (r % 4) * 256;
 			p.min_cwnd_bytes = (r >> 2) % 2 ? 0 : 3000;
 			p.nscc_net_rtt_us = (r >> 3) % 2 ? 0 : 150;
 			p.trimming = (r >> 4) % 2;
+			// ... and the floor and the base RTT
+			p.base_rtt_floor_us = (q >> 10) % 2 ? 0 : 95;
+			p.base_rtt_us = (q >> 11) % 4 ? 0 : 100;
 			p.gen++;
 		}
 		if (i % 60000 == 59999) {	// PMTU: the MTU floor moves
@@ -1671,6 +1748,9 @@ TEST(nscc_clamp, DirectionalClampsAreTheFullClamps)
 			smartt_set_mtu(&fast, &p, mtu);
 			smartt_set_mtu(&full, &p, mtu);
 		}
+		if (i % 4000 == 3999)
+			Restart(fast, full, p, i / 4000, now, mtu, nscc_init,
+				nscc_on_nack);
 		// Congested, a few ACKs per QuickAdapt window, which can adapt.
 		now += congested ? 10 + (r >> 24) % 40 : 1 + (r >> 24) % 4;
 		if (congested && (r >> 28) == 0) {
@@ -1678,6 +1758,7 @@ TEST(nscc_clamp, DirectionalClampsAreTheFullClamps)
 				  nscc_on_nack(&full, &p, now, mtu, 20000));
 		}
 		const smartt_ack a = {now, size, rtt_us, 20000, ecn};
+		fast_acks += smartt_ack_fast(&fast, &p, size, u32(rtt_us));
 		const smartt_action act = nscc_on_ack(&fast, &p, &a);
 		ASSERT_EQ(act, nscc_on_ack_slow(&full, &p, &a)) << "ACK " << i;
 		ASSERT_EQ(memcmp(&fast, &full, sizeof(fast)), 0) << "ACK " << i;
@@ -1685,4 +1766,5 @@ TEST(nscc_clamp, DirectionalClampsAreTheFullClamps)
 	}
 	for (int a = SMARTT_IGNORED; a < SMARTT_LOSS; a++)
 		EXPECT_GT(seen[a], 0) << "action " << a;
+	EXPECT_GT(fast_acks, 150000u);
 }
