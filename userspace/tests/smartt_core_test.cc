@@ -1117,6 +1117,52 @@ TEST(nscc_rtt, DelayAverage)
 	EXPECT_EQ(s.avg_rtt, 794u);
 }
 
+// The delay average on the ACKs that leave the cell early or never reach
+// it: one that ends the QuickAdapt window and adapts, one ignored, and
+// ones without a sample, marked and not, in the ignore phase and out of
+// it. update_delay() takes every sample once, and no sample leaves it.
+TEST(nscc_rtt, AverageOnEveryPath)
+{
+	const smartt_params p = NsccParams();
+	smartt_state s = NsccStart(p);
+
+	NsccOpen(s, p);				// delay 0: average 0
+	// Unmarked, 301 us: above target, so a quarter of brtt, 25 us = 6400.
+	EXPECT_EQ(NAck(s, p, 50, 401, false), SMARTT_FAIR_INC);
+	EXPECT_EQ(s.avg_rtt, 6400u / 80);			// 80
+	EXPECT_EQ(NAck(s, p, 175, 401, false), SMARTT_FAIR_INC);
+	EXPECT_EQ(s.avg_rtt, 80u + (6400 - 80) / 80);	// 159
+	// The window's end adapts (NAck() of nscc_qa.DelayTrigger); 2500 B
+	// in flight to ignore.
+	EXPECT_EQ(NAck(s, p, 176, 401, false, kMtu, 2500),
+		  SMARTT_QUICK_ADAPT);
+	EXPECT_EQ(s.avg_rtt, 159u + (6400 - 159) / 80);	// 237
+	// Marked, 200 us = 51200, ignored: the average takes it all the same.
+	EXPECT_EQ(NAck(s, p, 177, 300, true), SMARTT_IGNORED);
+	EXPECT_EQ(s.avg_rtt, 237u + (51200 - 237) / 80);	// 874
+	// No sample: ignored, then (500 B left to ignore) counted and
+	// processed, unmarked, then marked: the average stays.
+	EXPECT_EQ(NAck(s, p, 178, -1, true), SMARTT_IGNORED);
+	EXPECT_EQ(s.avg_rtt, 874u);
+	EXPECT_EQ(NAck(s, p, 179, -1, false), SMARTT_PROP_INC);
+	EXPECT_EQ(s.ignore_left, 0u);
+	EXPECT_EQ(s.avg_rtt, 874u);
+	EXPECT_EQ(NAck(s, p, 180, -1, true), SMARTT_PATH_CHANGE);
+	EXPECT_EQ(s.avg_rtt, 874u);
+	// Marked, 50 us = 12800, below target.
+	EXPECT_EQ(NAck(s, p, 181, 150, true), SMARTT_PATH_CHANGE);
+	EXPECT_EQ(s.avg_rtt, 874u + (12800 - 874) / 80);	// 1023
+	// Marked, 1000 us = 256000, until the average is above target:
+	// 4210, 7357, 10465, 13534, 16564, 19556 (which cuts the window).
+	for (u32 t = 182; t < 188; t++)
+		NAck(s, p, t, 1100, true);
+	EXPECT_EQ(s.avg_rtt, 19556u);
+	// Unmarked without a sample: the average, above target, is its delay
+	// (the fair increase's cell), but a quarter of brtt is not its sample.
+	EXPECT_EQ(NAck(s, p, 188, -1, false), SMARTT_FAIR_INC);
+	EXPECT_EQ(s.avg_rtt, 19556u);
+}
+
 // fulfill_adjustment(): the summed increase is applied once more than
 // 8 MTU were ACKed, or more than one network RTT after the last eta,
 // which comes with it.
