@@ -362,30 +362,39 @@ static __always_inline void nscc_ack_count(struct smartt_state *s, u32 size)
 	s->adj_bytes = smartt_add_sat(s->adj_bytes, size);
 }
 
-/* The average's update for an ACK with queueing delay @delay (us Q8). */
-static __always_inline void nscc_ack_avg(struct smartt_state *s, u32 delay,
-					 bool ecn)
+/*
+ * update_delay()'s sample for an ACK with queueing delay @delay (us Q8):
+ * the delay, or a quarter of the base RTT if the ACK is unmarked and
+ * above target.
+ */
+static __always_inline u32 nscc_avg_sample(const struct smartt_state *s,
+					   u32 delay, bool ecn)
 {
-	nscc_update_avg(s, !ecn && delay > s->target ?
-			s->brtt << (SMARTT_RTT_SHIFT - NSCC_CLEAN_DELAY_SHIFT) :
-			delay);
+	return !ecn && delay > s->target ?
+	       s->brtt << (SMARTT_RTT_SHIFT - NSCC_CLEAN_DELAY_SHIFT) : delay;
 }
 
 /*
- * The queueing delay of an ACK in us Q8, and the average's update: an ACK
- * without an RTT sample takes the average delay as its delay, and does
- * not update it.
+ * The average takes @sample if the ACK carries an RTT sample (@sampled;
+ * one without takes the average delay as its delay, nscc_ack_delay(), and
+ * leaves it). The ACK's path calls this where it knows the mark and the
+ * delay's side of the target, so that most ACKs pick their sample with no
+ * test of their own; nothing on the path reads the average before.
  */
-static __always_inline u32 nscc_ack_delay(struct smartt_state *s, u32 rtt,
-					  bool ecn)
+static __always_inline void nscc_ack_avg(struct smartt_state *s, u32 sample,
+					 bool sampled)
 {
-	u32 delay;
+	if (sampled)
+		nscc_update_avg(s, sample);
+}
 
+/* The queueing delay of an ACK in us Q8, the average's if no sample. */
+static __always_inline u32 nscc_ack_delay(const struct smartt_state *s,
+					  u32 rtt)
+{
 	if (rtt < s->brtt)		/* brtt >= 1: not a sample */
 		return s->avg_rtt;
-	delay = (rtt - s->brtt) << SMARTT_RTT_SHIFT;
-	nscc_ack_avg(s, delay, ecn);
-	return delay;
+	return (rtt - s->brtt) << SMARTT_RTT_SHIFT;
 }
 
 /*
@@ -425,19 +434,21 @@ nscc_ack_md(struct smartt_state *s, const struct smartt_params *p, u32 now,
 /*
  * updateCwndOnAck_NSCC()'s cell for an ACK @a of @size bytes (as taken)
  * with queueing delay @delay (us Q8), and the batch: the delay picks the
- * cell, the average delay sizes the decrease. Only a decrease or
- * FastIncrease moves the window here; the increases are summed into the
- * batch.
+ * cell, the average delay, which takes the ACK's sample first, sizes the
+ * decrease. Only a decrease or FastIncrease moves the window here; the
+ * increases are summed into the batch.
  */
 static __always_inline enum smartt_action
 nscc_ack_cell(struct smartt_state *s, const struct smartt_params *p,
-	      const struct smartt_ack *a, u32 size, u32 delay, bool full)
+	      const struct smartt_ack *a, u32 size, u32 delay, bool sampled,
+	      bool full)
 {
 	u32 target = s->target;
 	enum smartt_action act;
 	u64 u;
 
 	if (a->ecn) {
+		nscc_ack_avg(s, delay, sampled);
 		act = SMARTT_PATH_CHANGE;
 		if (delay >= target) {
 			if (nscc_md_due(s, a->now, target))
@@ -448,13 +459,17 @@ nscc_ack_cell(struct smartt_state *s, const struct smartt_params *p,
 	}
 	u = smartt_mul_sat(s->unit_q10, size);
 	if (delay >= target) {
+		nscc_ack_avg(s, nscc_avg_sample(s, delay, false), sampled);
 		nscc_fair_increase(s, u);
 		act = SMARTT_FAIR_INC;
-	} else if (nscc_fast_increase(s, p, size, delay, u)) {
-		act = SMARTT_FAST_INC;
 	} else {
-		nscc_prop_increase(s, u, target - delay);
-		act = SMARTT_PROP_INC;
+		nscc_ack_avg(s, delay, sampled);
+		if (nscc_fast_increase(s, p, size, delay, u)) {
+			act = SMARTT_FAST_INC;
+		} else {
+			nscc_prop_increase(s, u, target - delay);
+			act = SMARTT_PROP_INC;
+		}
 	}
 	return nscc_ack_end(s, p, a->now, act, full);
 }
@@ -465,36 +480,42 @@ nscc_ack_cell(struct smartt_state *s, const struct smartt_params *p,
  */
 static noinline enum smartt_action
 nscc_ack_qa(struct smartt_state *s, const struct smartt_params *p,
-	    const struct smartt_ack *a, u32 size, u32 delay, bool full)
+	    const struct smartt_ack *a, u32 size, u32 delay, bool sampled,
+	    bool full)
 {
 	if (nscc_qa_end(s, p, a->now,
 			delay > (u64)s->target * NSCC_QA_DELAY_MULT,
 			a->inflight)) {
+		nscc_ack_avg(s, nscc_avg_sample(s, delay, a->ecn), sampled);
 		smartt_clamp_to(s, p, s->ceiling);
 		return nscc_new_batch(s, SMARTT_QUICK_ADAPT);
 	}
-	return nscc_ack_cell(s, p, a, size, delay, full);
+	return nscc_ack_cell(s, p, a, size, delay, sampled, full);
 }
 
 /*
  * updateCwndOnAck_NSCC(), for an ACK @a of @size bytes (as taken) with
- * queueing delay @delay (us Q8), once counted. On the fast path (!@full)
- * the QuickAdapt window is open (smartt_rtt_lo()).
+ * queueing delay @delay (us Q8), once counted; @sampled if it carries an
+ * RTT sample, which the delay average takes on each path out of here
+ * (nscc_ack_avg()). On the fast path (!@full) the QuickAdapt window is
+ * open (smartt_rtt_lo()).
  */
 static __always_inline enum smartt_action
 nscc_ack_act(struct smartt_state *s, const struct smartt_params *p,
-	     const struct smartt_ack *a, u32 size, u32 delay, bool full)
+	     const struct smartt_ack *a, u32 size, u32 delay, bool sampled,
+	     bool full)
 {
 	/* The ignore phase counts every ACK but skips only marked ones. */
 	if (unlikely(s->ignore_left) && smartt_ignore(s, size) && a->ecn) {
+		nscc_ack_avg(s, delay, sampled);
 		if (full)
 			smartt_clamp(s, p);
 		return nscc_new_batch(s, SMARTT_IGNORED);
 	}
 	if (unlikely(full ? nscc_qa_due(s, a->now, s->qa_win) :
 		     a->now - s->qa_start > s->qa_win))
-		return nscc_ack_qa(s, p, a, size, delay, full);
-	return nscc_ack_cell(s, p, a, size, delay, full);
+		return nscc_ack_qa(s, p, a, size, delay, sampled, full);
+	return nscc_ack_cell(s, p, a, size, delay, sampled, full);
 }
 
 /*
@@ -517,8 +538,8 @@ nscc_on_ack_slow(struct smartt_state *s, const struct smartt_params *p,
 		smartt_set_bdp(s, p, rtt);
 	nscc_cache(s, p);
 	nscc_ack_count(s, size);
-	return nscc_ack_act(s, p, a, size, nscc_ack_delay(s, rtt, a->ecn),
-			    true);
+	return nscc_ack_act(s, p, a, size, nscc_ack_delay(s, rtt),
+			    rtt >= s->brtt, true);
 }
 
 /*
@@ -534,9 +555,8 @@ nscc_on_ack(struct smartt_state *s, const struct smartt_params *p,
 	if (unlikely(!smartt_ack_fast(s, p, size, rtt)))
 		return nscc_on_ack_slow(s, p, a);
 	delay = (rtt - s->brtt) << SMARTT_RTT_SHIFT;
-	nscc_ack_avg(s, delay, a->ecn);
 	nscc_ack_count(s, size);
-	return nscc_ack_act(s, p, a, size, delay, false);
+	return nscc_ack_act(s, p, a, size, delay, true, false);
 }
 
 /*
