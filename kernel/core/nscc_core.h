@@ -126,10 +126,11 @@ static inline void nscc_update_avg(struct smartt_state *s, u32 sample)
 {
 	u32 avg = s->avg_rtt;
 
-	if (sample > avg)
-		avg += (sample - avg) / NSCC_DELAY_EWMA_DIV;
-	else
+	/* Delays sit on 0 with excursions above: most are at or below it */
+	if (likely(sample <= avg))
 		avg -= (avg - sample) / NSCC_DELAY_EWMA_DIV;
+	else
+		avg += (sample - avg) / NSCC_DELAY_EWMA_DIV;
 	s->avg_rtt = avg;
 }
 
