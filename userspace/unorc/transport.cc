@@ -416,6 +416,7 @@ void ReceiverTransport::on_datagram(const Datagram &d, uint64_t now_ns)
 	if (!f)
 		return count(stats_.drops, Drop::FlowLimit);
 	Received r = f->rx.on_packet(*h, buf_.data() + kPacketHeaderSize, d.ce(), now_ns);
+	note_holding(d.from, h->flow_id, f->rx);
 	if (r.ack) {
 		stats_.acks++;
 		reply(serialize(*r.ack), d.from);
@@ -435,6 +436,15 @@ void ReceiverTransport::on_trimmed(const PacketHeader &h, const Endpoint &from,
 		stats_.nacks++;
 		reply(serialize(*n), from);
 	}
+}
+
+void ReceiverTransport::note_holding(const Endpoint &peer, uint32_t flow_id, const Receiver &rx)
+{
+	const Key key = { host_of(peer), flow_id };
+	if (rx.blocks_held())
+		holding_.insert(key);
+	else
+		holding_.erase(key);
 }
 
 // A flow is its peer's address and its flow id, not the port: the
@@ -468,7 +478,8 @@ uint64_t ReceiverTransport::run(uint64_t now_ns)
 	if (now_ns < next_tick_ns_)
 		return next_tick_ns_;
 	next_tick_ns_ = now_ns + std::max<uint64_t>(opt_.ec_wait_ns / kTimerDiv, 1);
-	for (auto &[key, f] : flows_) {
+	for (const Key &key : holding_) {
+		Flow &f = flows_.at(key);
 		for (const Nack &n : f.rx.tick(now_ns)) {
 			stats_.nacks++;
 			reply(serialize(n), f.peer);

@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <span>
 #include <string>
 #include <utility>
@@ -232,12 +233,17 @@ private:
 	void on_datagram(const Datagram &d, uint64_t now_ns);
 	void on_trimmed(const PacketHeader &h, const Endpoint &from, const WireLimits &code);
 	Flow *flow_for(const Endpoint &peer, uint32_t flow_id, const WireLimits &code);
+	void note_holding(const Endpoint &peer, uint32_t flow_id, const Receiver &rx);
 	void reply(std::span<const uint8_t> msg, const Endpoint &to);
 
 	ReceiverOptions opt_;
 	Fd fd_;
 	int raw_;
 	std::map<Key, Flow> flows_;
+	// The flows holding blocks, the only ones a tick can NACK: a run of
+	// thousands of short flows (unoperf) keeps every finished flow, and
+	// ticks at a twentieth of ec_wait.
+	std::set<Key> holding_;
 	std::vector<uint8_t> buf_;
 	std::vector<Delivery> delivered_;
 	uint64_t next_tick_ns_ = 0;
