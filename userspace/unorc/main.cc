@@ -59,12 +59,8 @@ void add_code_options_with_help(CLI::App *cmd, CodeSettings &s)
 json drops_json(const DropCounters &d)
 {
 	json j = json::object();
-	for (size_t i = 1; i < kWireErrorCount; i++)
-		if (d.wire[i])
-			j[wire_error_name(static_cast<WireError>(i))] = d.wire[i];
-	for (size_t i = 0; i < kDropCount; i++)
-		if (d.transport[i])
-			j[drop_name(static_cast<Drop>(i))] = d.transport[i];
+	for (const auto &[reason, n] : drops_by_reason(d))
+		j[reason] = n;
 	return j;
 }
 

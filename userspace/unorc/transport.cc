@@ -114,6 +114,18 @@ uint64_t DropCounters::total() const
 	return n;
 }
 
+std::map<std::string, uint64_t> drops_by_reason(const DropCounters &d)
+{
+	std::map<std::string, uint64_t> m;
+	for (size_t i = 1; i < kWireErrorCount; i++)
+		if (d.wire[i])
+			m[wire_error_name(static_cast<WireError>(i))] = d.wire[i];
+	for (size_t i = 0; i < kDropCount; i++)
+		if (d.transport[i])
+			m[drop_name(static_cast<Drop>(i))] = d.transport[i];
+	return m;
+}
+
 bool Loop::run(const std::function<bool(uint64_t)> &step, uint64_t deadline_ns)
 {
 	std::vector<pollfd> fds;

@@ -91,6 +91,8 @@ struct DropCounters {
 
 	uint64_t total() const;
 };
+// The counters that are not 0, by wire_error_name() and drop_name().
+std::map<std::string, uint64_t> drops_by_reason(const DropCounters &d);
 
 struct FlowConfig {
 	uint32_t flow_id = 0;
