@@ -171,7 +171,8 @@ Fd connect_flow(Flow &f, const Shared &sh)
 	if (p.ns_fd >= 0)
 		enter_netns(p.ns_fd, p.ns);
 
-	Fd sock(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+	const SockAddr dst = to_sockaddr(p.dst);
+	Fd sock(::socket(dst.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
 	if (!sock)
 		throw_errno("socket");
 	if (!p.cc.empty())
@@ -188,12 +189,8 @@ Fd connect_flow(Flow &f, const Shared &sh)
 			throw_errno("setsockopt(SO_SNDBUF)");
 	}
 
-	sockaddr_in sa{};
-	sa.sin_family = AF_INET;
-	sa.sin_port = htons(p.dst.port);
-	inet_pton(AF_INET, p.dst.addr.c_str(), &sa.sin_addr); // validated when parsed
 	const std::string what = "connect to " + p.dst.str();
-	if (::connect(sock.get(), reinterpret_cast<const sockaddr *>(&sa), sizeof(sa)) < 0 &&
+	if (::connect(sock.get(), dst.sa(), dst.len) < 0 &&
 	    errno != EINPROGRESS)
 		throw_errno(what);
 	if (wait_for(sock.get(), POLLOUT, sh, sh.connect_deadline_ns) == Wait::TimedOut)
@@ -261,6 +258,7 @@ void send_flow(Flow &f, int sock, const Shared &sh, uint64_t deadline, RtBoost &
 		const size_t h = std::min(done, hdr_left);
 		hdr_left -= h;
 		left -= done - h;
+		f.result.bytes = p.size - left;
 	}
 
 	// The server answers one byte once it has the whole payload.

@@ -325,7 +325,8 @@ void NsLoop::start_connect(LoopFlow &f, uint64_t now)
 	f.result.sched_ns = c_.common_start_ns + p.offset_us * 1000;
 	f.connect_ns = now;
 	try {
-		f.sock = Fd(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+		const SockAddr dst = to_sockaddr(p.dst);
+		f.sock = Fd(::socket(dst.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
 		if (!f.sock)
 			throw_errno("socket");
 		if (!p.cc.empty())
@@ -336,12 +337,7 @@ void NsLoop::start_connect(LoopFlow &f, uint64_t now)
 			if (::setsockopt(f.sock.get(), SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) < 0)
 				throw_errno("setsockopt(SO_SNDBUF)");
 		}
-		sockaddr_in sa{};
-		sa.sin_family = AF_INET;
-		sa.sin_port = htons(p.dst.port);
-		inet_pton(AF_INET, p.dst.addr.c_str(), &sa.sin_addr); // validated when parsed
-		const bool now_connected =
-			::connect(f.sock.get(), reinterpret_cast<const sockaddr *>(&sa), sizeof(sa)) == 0;
+		const bool now_connected = ::connect(f.sock.get(), dst.sa(), dst.len) == 0;
 		if (!now_connected && errno != EINPROGRESS)
 			throw_errno(what);
 		epoll_event ev{};

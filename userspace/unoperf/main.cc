@@ -105,7 +105,7 @@ int main(int argc, char **argv)
 		->type_name("PORT")
 		->default_val(kDefaultPort)
 		->check(CLI::Range(1, 65535));
-	server->add_option("-B,--bind", srv_bind, "IPv4 address to listen on")
+	server->add_option("-B,--bind", srv_bind, "address to listen on, IPv4 or IPv6")
 		->type_name("ADDR")->default_val("0.0.0.0");
 	server->add_option("--netns", srv.netns, "run in network namespace /run/netns/NAME")
 		->type_name("NAME");
@@ -217,7 +217,7 @@ int main(int argc, char **argv)
 	if (server->parsed()) {
 		srv.bind_addr = srv_bind;
 		try {
-			with_context("--bind", [&] { return parse_ipv4(srv_bind); });
+			with_context("--bind", [&] { return parse_ip(srv_bind); });
 			if (!srv.netns.empty() && srv.netns != kCurrentNs)
 				check_ns_name(srv.netns);
 			else

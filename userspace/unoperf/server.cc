@@ -115,20 +115,16 @@ void Server::setup()
 	if (!signal_)
 		throw_errno("signalfd");
 
-	sockaddr_in sa{};
-	sa.sin_family = AF_INET;
-	sa.sin_port = htons(opt_.port);
-	if (inet_pton(AF_INET, opt_.bind_addr.c_str(), &sa.sin_addr) != 1)
-		throw SysError("invalid bind address '" + opt_.bind_addr + "'");
-
-	listen_ = Fd(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+	const Endpoint local{opt_.bind_addr, opt_.port};
+	const SockAddr sa = to_sockaddr(local);
+	listen_ = Fd(::socket(sa.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
 	if (!listen_)
 		throw_errno("socket");
 	const int one = 1;
 	if (::setsockopt(listen_.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0)
 		throw_errno("setsockopt(SO_REUSEADDR)");
-	if (::bind(listen_.get(), reinterpret_cast<const sockaddr *>(&sa), sizeof(sa)) < 0)
-		throw_errno("bind " + sockaddr_str(sa));
+	if (::bind(listen_.get(), sa.sa(), sa.len) < 0)
+		throw_errno("bind " + local.str());
 	if (::listen(listen_.get(), kBacklog) < 0)
 		throw_errno("listen");
 
@@ -138,14 +134,14 @@ void Server::setup()
 	watch(listen_.get());
 	watch(signal_.get());
 
-	server_log("listening on " + sockaddr_str(sa) +
+	server_log("listening on " + local_address(listen_.get()) +
 	    (opt_.netns.empty() ? std::string() : " in network namespace " + opt_.netns));
 }
 
 void Server::accept_all()
 {
 	for (;;) {
-		sockaddr_in sa{};
+		sockaddr_storage sa{};
 		socklen_t len = sizeof(sa);
 		Fd fd(::accept4(listen_.get(), reinterpret_cast<sockaddr *>(&sa), &len,
 				SOCK_NONBLOCK | SOCK_CLOEXEC));
@@ -167,7 +163,7 @@ void Server::accept_all()
 			continue;
 		}
 		auto c = std::make_unique<Conn>();
-		c->peer = sockaddr_str(sa);
+		c->peer = sockaddr_str(reinterpret_cast<const sockaddr *>(&sa));
 		c->cc = congestion_control(fd.get());
 		c->fd = std::move(fd);
 		const int key = c->fd.get();

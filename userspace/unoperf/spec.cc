@@ -115,9 +115,14 @@ uint64_t parse_size(std::string_view text)
 	return n * mult;
 }
 
+bool Endpoint::v6() const
+{
+	return addr.find(':') != std::string::npos;
+}
+
 std::string Endpoint::str() const
 {
-	return addr + ":" + std::to_string(port);
+	return (v6() ? "[" + addr + "]" : addr) + ":" + std::to_string(port);
 }
 
 std::string parse_ipv4(std::string_view text)
@@ -130,18 +135,59 @@ std::string parse_ipv4(std::string_view text)
 	return addr;
 }
 
+std::string parse_ipv6(std::string_view text)
+{
+	in6_addr a{};
+	std::string addr(text);
+	if (inet_pton(AF_INET6, addr.c_str(), &a) != 1)
+		throw InputError("invalid address " + quoted(text) +
+				 ": expected an IPv6 address like fd00::2");
+	return addr;
+}
+
+std::string parse_ip(std::string_view text)
+{
+	return text.find(':') == std::string_view::npos ? parse_ipv4(text) : parse_ipv6(text);
+}
+
+namespace {
+
+uint16_t parse_port(std::string_view text)
+{
+	const uint64_t p = parse_uint(text, "port", 65535);
+	if (p == 0)
+		throw InputError("invalid port " + quoted(text) + ": must be 1 to 65535");
+	return static_cast<uint16_t>(p);
+}
+
+// "[V6ADDR]" or "[V6ADDR]:PORT".
+Endpoint parse_bracketed(std::string_view text, uint16_t default_port)
+{
+	const auto close = text.find(']');
+	if (close == std::string_view::npos)
+		throw InputError("invalid address " + quoted(text) + ": no ']' after the IPv6 address");
+	Endpoint ep{parse_ipv6(text.substr(1, close - 1)), default_port};
+	const std::string_view rest = text.substr(close + 1);
+	if (rest.empty())
+		return ep;
+	if (rest.front() != ':')
+		throw InputError("invalid address " + quoted(text) + ": expected ':PORT' after ']'");
+	ep.port = parse_port(rest.substr(1));
+	return ep;
+}
+
+} // namespace
+
 Endpoint parse_endpoint(std::string_view text, uint16_t default_port)
 {
+	if (!text.empty() && text.front() == '[')
+		return parse_bracketed(text, default_port);
 	Endpoint ep;
 	ep.port = default_port;
 	std::string_view addr = text;
 	if (const auto colon = text.rfind(':'); colon != std::string_view::npos) {
 		addr = text.substr(0, colon);
-		const std::string_view port = text.substr(colon + 1);
-		const uint64_t p = parse_uint(port, "port", 65535);
-		if (p == 0)
-			throw InputError("invalid port " + quoted(port) + ": must be 1 to 65535");
-		ep.port = static_cast<uint16_t>(p);
+		ep.port = parse_port(text.substr(colon + 1));
 	}
 	ep.addr = parse_ipv4(addr);
 	return ep;

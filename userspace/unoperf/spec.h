@@ -39,17 +39,24 @@ uint64_t parse_uint(std::string_view text, std::string_view what,
 uint64_t parse_size(std::string_view text);
 
 struct Endpoint {
-	std::string addr;  // dotted IPv4, validated
+	std::string addr;  // dotted IPv4 or IPv6 text, validated
 	uint16_t port = kDefaultPort;
 
 	bool operator==(const Endpoint &) const = default;
+	bool v6() const;
+	// "ADDR:PORT", "[V6ADDR]:PORT".
 	std::string str() const;
 };
 
 // An IPv4 address in dotted form, returned as given.
 std::string parse_ipv4(std::string_view text);
+// An IPv6 address (no brackets), returned as given.
+std::string parse_ipv6(std::string_view text);
+// Either: IPv6 if it has a ':'.
+std::string parse_ip(std::string_view text);
 
-// "ADDR" or "ADDR:PORT", ADDR an IPv4 address in dotted form.
+// "ADDR" or "ADDR:PORT", ADDR an IPv4 address in dotted form; "[V6ADDR]"
+// or "[V6ADDR]:PORT".
 Endpoint parse_endpoint(std::string_view text, uint16_t default_port = kDefaultPort);
 
 // Where a flow of a connection matrix came from (not a --flow key).

@@ -118,11 +118,45 @@ std::string congestion_control(int sock)
 	return std::string(buf, strnlen(buf, len));
 }
 
-std::string sockaddr_str(const sockaddr_in &sa)
+SockAddr to_sockaddr(const Endpoint &e)
 {
-	char buf[INET_ADDRSTRLEN] = {};
-	inet_ntop(AF_INET, &sa.sin_addr, buf, sizeof(buf));
-	return std::string(buf) + ":" + std::to_string(ntohs(sa.sin_port));
+	SockAddr a;
+	if (e.v6()) {
+		auto *in6 = reinterpret_cast<sockaddr_in6 *>(&a.ss);
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(e.port);
+		inet_pton(AF_INET6, e.addr.c_str(), &in6->sin6_addr);
+		a.len = sizeof(*in6);
+	} else {
+		auto *in = reinterpret_cast<sockaddr_in *>(&a.ss);
+		in->sin_family = AF_INET;
+		in->sin_port = htons(e.port);
+		inet_pton(AF_INET, e.addr.c_str(), &in->sin_addr);
+		a.len = sizeof(*in);
+	}
+	return a;
+}
+
+std::string sockaddr_str(const sockaddr *sa)
+{
+	char buf[INET6_ADDRSTRLEN] = {};
+	if (sa->sa_family == AF_INET6) {
+		const auto *in6 = reinterpret_cast<const sockaddr_in6 *>(sa);
+		inet_ntop(AF_INET6, &in6->sin6_addr, buf, sizeof(buf));
+		return "[" + std::string(buf) + "]:" + std::to_string(ntohs(in6->sin6_port));
+	}
+	const auto *in = reinterpret_cast<const sockaddr_in *>(sa);
+	inet_ntop(AF_INET, &in->sin_addr, buf, sizeof(buf));
+	return std::string(buf) + ":" + std::to_string(ntohs(in->sin_port));
+}
+
+std::string local_address(int fd)
+{
+	sockaddr_storage ss{};
+	socklen_t len = sizeof(ss);
+	if (::getsockname(fd, reinterpret_cast<sockaddr *>(&ss), &len) < 0)
+		throw_errno("getsockname");
+	return sockaddr_str(reinterpret_cast<const sockaddr *>(&ss));
 }
 
 Fd make_eventfd()

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "spec.h"
 #include "uno_fd.h"
 
 namespace unoperf {
@@ -56,7 +57,19 @@ void enter_netns(int fd, const std::string &name);
 void set_congestion_control(int sock, const std::string &cc);
 std::string congestion_control(int sock);
 
-std::string sockaddr_str(const sockaddr_in &sa);
+// An endpoint's socket address: IPv4 or IPv6 (validated when parsed).
+struct SockAddr {
+	sockaddr_storage ss{};
+	socklen_t len = 0;
+
+	int family() const { return ss.ss_family; }
+	const sockaddr *sa() const { return reinterpret_cast<const sockaddr *>(&ss); }
+};
+SockAddr to_sockaddr(const Endpoint &e);
+// "ADDR:PORT", "[V6ADDR]:PORT".
+std::string sockaddr_str(const sockaddr *sa);
+// The address a socket is bound to (getsockname).
+std::string local_address(int fd);
 
 // An eventfd used as a latch: once set, poll() reports it readable to every
 // waiter until the process ends (nobody reads it).

@@ -105,6 +105,25 @@ TEST(ParseEndpoint, Invalid)
 	EXPECT_NE(error_of([] { parse_endpoint("::1"); }), "");
 }
 
+TEST(ParseEndpoint, Ipv6InBrackets)
+{
+	EXPECT_EQ(parse_endpoint("[::1]"), (Endpoint{"::1", 5301}));
+	EXPECT_EQ(parse_endpoint("[fd00::2]:80"), (Endpoint{"fd00::2", 80}));
+	EXPECT_EQ(parse_endpoint("[fd00::2]:80").str(), "[fd00::2]:80");
+	EXPECT_TRUE(parse_endpoint("[::1]").v6());
+	EXPECT_FALSE(parse_endpoint("10.0.0.1").v6());
+	EXPECT_EQ(error_of([] { parse_endpoint("[::1"); }),
+		  "invalid address '[::1': no ']' after the IPv6 address");
+	EXPECT_EQ(error_of([] { parse_endpoint("[::1]80"); }),
+		  "invalid address '[::1]80': expected ':PORT' after ']'");
+	EXPECT_EQ(error_of([] { parse_endpoint("[::1]:0"); }), "invalid port '0': must be 1 to 65535");
+	EXPECT_EQ(error_of([] { parse_endpoint("[10.0.0.1]:80"); }),
+		  "invalid address '10.0.0.1': expected an IPv6 address like fd00::2");
+	EXPECT_EQ(parse_flow_spec("ns=a,size=1,dst=[fd00::2]:6000").dst, (Endpoint{"fd00::2", 6000}));
+	EXPECT_EQ(parse_ip("::"), "::");
+	EXPECT_EQ(parse_ip("0.0.0.0"), "0.0.0.0");
+}
+
 TEST(ParseFlowSpec, Full)
 {
 	const FlowSpec s = parse_flow_spec(
