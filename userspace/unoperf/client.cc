@@ -309,6 +309,29 @@ void run_flow(Flow &f, const Shared &sh)
 	}
 }
 
+// A flow's cc= if any, else its class's, else --cc.
+std::string tcp_cc(const ClientOptions &opt, const FlowSpec &s)
+{
+	if (!s.cc.empty())
+		return s.cc;
+	if (const auto it = opt.cc_by_class.find(s.cls); it != opt.cc_by_class.end())
+		return it->second;
+	return opt.default_cc;
+}
+
+// UnoRC runs UnoCC (kernel/core/uno_core.h): a flow's cc= would be a
+// promise it cannot keep. The message is the flow's header and payload,
+// and an UnoRC message is at most 2^32 - 1 bytes.
+std::string unorc_cc(const FlowSpec &s, const std::string &where)
+{
+	if (!s.cc.empty())
+		throw InputError(where + "cc=" + s.cc + " is for --transport tcp: UnoRC flows run UnoCC");
+	if (s.size > kMaxUnorcSize)
+		throw InputError(where + "size " + std::to_string(s.size) + " is above UnoRC's " +
+				 std::to_string(kMaxUnorcSize) + " bytes per flow");
+	return kUnorcCc;
+}
+
 // Turns the options into one plan per flow; throws InputError.
 std::vector<FlowPlan> plan_flows(const ClientOptions &opt)
 {
@@ -333,12 +356,7 @@ std::vector<FlowPlan> plan_flows(const ClientOptions &opt)
 		if (p.base_rtt_us && !opt.rate_mbps)
 			throw InputError(where + "a base RTT is given but no --rate-mbps: slowdown needs both");
 		p.ns = s.ns;
-		p.cc = s.cc;
-		if (p.cc.empty())
-			if (const auto it = opt.cc_by_class.find(s.cls); it != opt.cc_by_class.end())
-				p.cc = it->second;
-		if (p.cc.empty())
-			p.cc = opt.default_cc;
+		p.cc = opt.transport == Transport::Unorc ? unorc_cc(s, where) : tcp_cc(opt, s);
 		p.cls = s.cls;
 		p.size = s.size;
 		p.offset_us = s.start_us;
@@ -514,6 +532,7 @@ Json plan_json(const ClientOptions &opt, const std::vector<FlowPlan> &plans)
 	Json j;
 	j["unoperf"] = kJsonVersion;
 	j["role"] = "plan";
+	j["transport"] = transport_name(opt.transport);
 	j["rate_mbps"] = opt.rate_mbps ? Json(*opt.rate_mbps) : Json(nullptr);
 	if (!opt.workload.is_null())
 		j["workload"] = opt.workload;
@@ -563,6 +582,11 @@ Json plan_json(const ClientOptions &opt, const std::vector<FlowPlan> &plans)
 
 } // namespace
 
+const char *transport_name(Transport t)
+{
+	return t == Transport::Unorc ? "unorc" : "tcp";
+}
+
 bool rt_available()
 {
 	return RtBoost::available();
@@ -609,13 +633,16 @@ void report(OutputFile &out, const ClientOptions &opt, uint64_t common_start_ns,
 	    std::vector<ClientFlowResult> results, const std::string &abort_reason)
 {
 	ClientRun run;
+	run.transport = transport_name(opt.transport);
 	run.workload = opt.workload;
 	run.common_start_ns = common_start_ns;
 	run.rate_mbps = opt.rate_mbps;
 	run.timeout_s = opt.timeout_s;
-	for (ClientFlowResult &r : results)
+	for (ClientFlowResult &r : results) {
+		r.transport = run.transport;
 		if (r.error == "aborted" || (!r.ok && r.error.empty()))
 			r.error = "aborted: " + abort_reason;
+	}
 	run.flows = std::move(results);
 	const Json j = client_report_json(run);
 	out.write(j.dump(2) + "\n");
@@ -654,6 +681,8 @@ int run_client(const ClientOptions &opt)
 			return kExitOk;
 		}
 		::signal(SIGPIPE, SIG_IGN);
+		if (opt.transport == Transport::Unorc)
+			return run_unorc_client(opt, std::move(plans));
 		if (opt.engine == Engine::Loop)
 			return run_loop_client(opt, std::move(plans));
 		Client client(opt, std::move(plans));

@@ -93,9 +93,7 @@ struct LoopFlow {
 };
 
 // Shared by all loops; written by the main thread before they start.
-struct Common {
-	Fd abort = make_eventfd();    // latch: stop now
-	Fd progress = make_eventfd(); // counter: a loop finished or a flow failed
+struct Common : Latches {
 	uint64_t common_start_ns = 0;
 	uint64_t connect_ahead_ns = 0;
 	uint64_t timeout_ns = 0;
@@ -105,7 +103,7 @@ struct Common {
 
 struct AbortedError {};
 
-class NsLoop {
+class NsLoop : public NsRunner {
 public:
 	NsLoop(std::string ns, int ns_fd, const Common &c, std::vector<LoopFlow *> flows)
 		: ns_(std::move(ns)), ns_fd_(ns_fd), c_(c), flows_(std::move(flows))
@@ -117,11 +115,7 @@ public:
 			flows_[i]->idx = i;
 	}
 
-	void run() noexcept;
-
-	std::atomic<bool> finished{false};
-	std::atomic<bool> failed{false};      // a flow failed on its own
-	std::atomic<int64_t> failed_id{-1};  // the first one
+	void run() noexcept override;
 
 private:
 	void loop();
@@ -312,10 +306,7 @@ void NsLoop::fail(LoopFlow &f, const std::string &why)
 {
 	f.result.error = why;
 	finish(f, Phase::Failed);
-	int64_t none = -1;
-	failed_id.compare_exchange_strong(none, f.plan.id);
-	failed.store(true);
-	eventfd_add(c_.progress.get());
+	note_failure(f.plan.id, c_);
 }
 
 void NsLoop::start_connect(LoopFlow &f, uint64_t now)
@@ -498,13 +489,73 @@ void NsLoop::check_timeouts(uint64_t now)
 
 } // namespace
 
-int run_loop_client(const ClientOptions &opt, std::vector<FlowPlan> plans)
+void NsRunner::note_failure(uint32_t id, const Latches &l)
 {
-	// Every namespace must exist before any flow starts.
+	int64_t none = -1;
+	failed_id.compare_exchange_strong(none, id);
+	failed.store(true);
+	eventfd_add(l.progress.get());
+}
+
+std::map<std::string, Fd> open_namespaces(const std::vector<FlowPlan> &plans)
+{
 	std::map<std::string, Fd> netns;
 	for (const FlowPlan &p : plans)
 		if (p.ns != kCurrentNs && !netns.contains(p.ns))
 			netns.emplace(p.ns, open_netns(p.ns));
+	return netns;
+}
+
+std::string run_ns_threads(const std::vector<NsRunner *> &runners, const Latches &l,
+			   SignalFd &signals)
+{
+	std::string abort_reason;
+	const auto abort = [&](const std::string &why) {
+		if (abort_reason.empty()) {
+			abort_reason = why;
+			eventfd_add(l.abort.get());
+		}
+	};
+	std::vector<std::thread> threads;
+	try {
+		for (NsRunner *r : runners)
+			threads.emplace_back(&NsRunner::run, r);
+	} catch (const std::system_error &e) {
+		abort(std::string("cannot start a thread per namespace: ") + e.what());
+		for (size_t i = threads.size(); i < runners.size(); ++i)
+			runners[i]->finished.store(true);
+	}
+
+	for (;;) {
+		bool all = true;
+		for (const NsRunner *r : runners) {
+			if (r->failed.load())
+				abort("flow " + std::to_string(r->failed_id.load()) + " failed");
+			all = all && r->finished.load();
+		}
+		if (all)
+			break;
+		pollfd p[2] = {{signals.get(), POLLIN, 0}, {l.progress.get(), POLLIN, 0}};
+		if (::poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			abort(errno_message("poll", errno));
+			break;
+		}
+		if (p[0].revents)
+			if (const std::string sig = signals.take(); !sig.empty())
+				abort("interrupted by " + sig);
+		if (p[1].revents)
+			eventfd_take(l.progress.get());
+	}
+	for (std::thread &t : threads)
+		t.join();
+	return abort_reason;
+}
+
+int run_loop_client(const ClientOptions &opt, std::vector<FlowPlan> plans)
+{
+	const std::map<std::string, Fd> netns = open_namespaces(plans);
 	// Sockets are open only around each flow: take what the hard limit
 	// allows; a flow that gets EMFILE fails and says so.
 	raise_nofile_limit();
@@ -526,55 +577,16 @@ int run_loop_client(const ClientOptions &opt, std::vector<FlowPlan> plans)
 		flows.push_back(std::move(f));
 	}
 	std::vector<std::unique_ptr<NsLoop>> loops;
+	std::vector<NsRunner *> runners;
 	for (auto &[ns, v] : by_ns) {
 		const auto it = netns.find(ns);
 		loops.push_back(std::make_unique<NsLoop>(ns, it == netns.end() ? -1 : it->second.get(),
 							 c, std::move(v)));
+		runners.push_back(loops.back().get());
 	}
 
 	c.common_start_ns = monotonic_ns() + kLeadNs + c.connect_ahead_ns;
-	std::string abort_reason;
-	const auto abort = [&](const std::string &why) {
-		if (abort_reason.empty()) {
-			abort_reason = why;
-			eventfd_add(c.abort.get());
-		}
-	};
-	std::vector<std::thread> threads;
-	try {
-		for (auto &l : loops)
-			threads.emplace_back(&NsLoop::run, l.get());
-	} catch (const std::system_error &e) {
-		abort(std::string("cannot start a thread per namespace: ") + e.what());
-		for (size_t i = threads.size(); i < loops.size(); ++i) {
-			loops[i]->finished.store(true);
-		}
-	}
-
-	for (;;) {
-		bool all = true;
-		for (const auto &l : loops) {
-			if (l->failed.load())
-				abort("flow " + std::to_string(l->failed_id.load()) + " failed");
-			all = all && l->finished.load();
-		}
-		if (all)
-			break;
-		pollfd p[2] = {{signals.get(), POLLIN, 0}, {c.progress.get(), POLLIN, 0}};
-		if (::poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			abort(errno_message("poll", errno));
-			break;
-		}
-		if (p[0].revents)
-			if (const std::string sig = signals.take(); !sig.empty())
-				abort("interrupted by " + sig);
-		if (p[1].revents)
-			eventfd_take(c.progress.get());
-	}
-	for (std::thread &t : threads)
-		t.join();
+	const std::string abort_reason = run_ns_threads(runners, c, signals);
 
 	std::vector<ClientFlowResult> results;
 	for (const auto &f : flows)

@@ -34,6 +34,16 @@ double ns_to_us(uint64_t ns)
 	return static_cast<double>(ns) / 1e3;
 }
 
+Json unorc_stats_json(const UnorcFlowStats &u)
+{
+	return {{"class", u.cls}, {"code", u.code}, {"subflows", u.subflows},
+		{"packets_sent", u.packets_sent}, {"bytes_sent", u.bytes_sent},
+		{"retransmissions", u.retransmissions}, {"timeouts", u.timeouts},
+		{"rto_events", u.rto_events}, {"nacks", u.nacks}, {"trim_nacks", u.trim_nacks},
+		{"repath_events", u.repath_events}, {"max_cwnd", u.max_cwnd},
+		{"base_rtt_us", u.base_rtt_us}, {"drops", u.drops}};
+}
+
 Json client_flow_json(const ClientFlowResult &r, std::optional<double> rate_mbps)
 {
 	Json j;
@@ -42,6 +52,7 @@ Json client_flow_json(const ClientFlowResult &r, std::optional<double> rate_mbps
 	j["cc"] = string_or_null(r.cc);
 	j["class"] = string_or_null(r.cls);
 	j["dst"] = r.dst;
+	j["transport"] = r.transport;
 	j["size"] = r.size;
 	j["bytes"] = r.bytes;
 	j["offset_us"] = r.offset_us;
@@ -67,6 +78,8 @@ Json client_flow_json(const ClientFlowResult &r, std::optional<double> rate_mbps
 	}
 	if (r.matrix)
 		j["matrix"] = {{"id", r.matrix->id}, {"src", r.matrix->src}, {"dst", r.matrix->dst}};
+	if (r.unorc)
+		j["unorc"] = unorc_stats_json(*r.unorc);
 	if (!r.ok)
 		j["error"] = r.error;
 	return j;
@@ -118,6 +131,29 @@ Json class_summary(const std::vector<const ClientFlowResult *> &flows,
 	return j;
 }
 
+// The UnoRC senders' work over every flow.
+Json unorc_totals(const std::vector<ClientFlowResult> &flows)
+{
+	UnorcFlowStats t;
+	for (const ClientFlowResult &r : flows) {
+		if (!r.unorc)
+			continue;
+		t.packets_sent += r.unorc->packets_sent;
+		t.bytes_sent += r.unorc->bytes_sent;
+		t.retransmissions += r.unorc->retransmissions;
+		t.timeouts += r.unorc->timeouts;
+		t.rto_events += r.unorc->rto_events;
+		t.nacks += r.unorc->nacks;
+		t.trim_nacks += r.unorc->trim_nacks;
+		t.repath_events += r.unorc->repath_events;
+		t.drops += r.unorc->drops;
+	}
+	return {{"packets_sent", t.packets_sent}, {"bytes_sent", t.bytes_sent},
+		{"retransmissions", t.retransmissions}, {"timeouts", t.timeouts},
+		{"rto_events", t.rto_events}, {"nacks", t.nacks}, {"trim_nacks", t.trim_nacks},
+		{"repath_events", t.repath_events}, {"drops", t.drops}};
+}
+
 } // namespace
 
 Json client_report_json(const ClientRun &run)
@@ -125,6 +161,7 @@ Json client_report_json(const ClientRun &run)
 	Json j;
 	j["unoperf"] = kJsonVersion;
 	j["role"] = "client";
+	j["transport"] = run.transport;
 	j["common_start_ns"] = run.common_start_ns ? Json(run.common_start_ns) : Json(nullptr);
 	j["rate_mbps"] = run.rate_mbps ? Json(*run.rate_mbps) : Json(nullptr);
 	j["timeout_s"] = run.timeout_s;
@@ -177,6 +214,8 @@ Json client_report_json(const ClientRun &run)
 	for (const auto &[cls, v] : by_class)
 		classes[cls] = class_summary(v, run.rate_mbps);
 	summary["classes"] = std::move(classes);
+	if (run.transport == "unorc")
+		summary["unorc"] = unorc_totals(run.flows);
 	j["summary"] = std::move(summary);
 	return j;
 }
@@ -189,10 +228,17 @@ Json server_flow_json(const ServerFlowRecord &r)
 	j["id"] = r.id;
 	j["peer"] = r.peer;
 	j["cc"] = string_or_null(r.cc);
+	j["transport"] = r.transport;
 	j["size"] = r.size;
 	j["client_start_ns"] = r.client_start_ns;
-	j["first_byte_ns"] = r.first_byte_ns;
+	j["first_byte_ns"] = r.first_byte_ns ? Json(r.first_byte_ns) : Json(nullptr);
 	j["last_byte_ns"] = r.last_byte_ns;
+	if (r.mismatched_bytes) {
+		j["mismatched_bytes"] = *r.mismatched_bytes;
+		j["ok"] = *r.mismatched_bytes == 0 && r.error.empty();
+	}
+	if (!r.error.empty())
+		j["error"] = r.error;
 	if (r.last_byte_ns > r.client_start_ns) {
 		const double fct = ns_to_us(r.last_byte_ns - r.client_start_ns);
 		j["rx_fct_us"] = fct;

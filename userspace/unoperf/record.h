@@ -29,6 +29,24 @@ double slowdown(double fct_us, double ideal_us);
 
 double ns_to_us(uint64_t ns);
 
+// What an UnoRC flow's sender saw (unorc::FlowStats, SenderCounters).
+struct UnorcFlowStats {
+	std::string cls;  // the transport's class: inter iff the source is in an inter prefix
+	std::string code; // "8+2", "none"
+	int subflows = 0;
+	uint64_t packets_sent = 0;
+	uint64_t bytes_sent = 0; // payload, resent included
+	uint64_t retransmissions = 0;
+	uint64_t timeouts = 0;
+	uint64_t rto_events = 0;
+	uint64_t nacks = 0; // TRIMMED ones included
+	uint64_t trim_nacks = 0;
+	uint64_t repath_events = 0;
+	uint64_t max_cwnd = 0;
+	uint32_t base_rtt_us = 0;
+	uint64_t drops = 0; // replies dropped before the sender saw them
+};
+
 struct ClientFlowResult {
 	uint32_t id = 0;
 	std::string ns;   // as given; kCurrentNs for the caller's namespace
@@ -45,7 +63,12 @@ struct ClientFlowResult {
 	std::optional<MatrixRef> matrix;
 	bool ok = false;
 	std::string error;     // why, when !ok
+	std::string transport = "tcp";
+	std::optional<UnorcFlowStats> unorc; // UnoRC flows that opened
 };
+
+// A flow's "unorc" object.
+Json unorc_stats_json(const UnorcFlowStats &u);
 
 // One element of the client's "flows" array. `rate_mbps` enables slowdown
 // for flows that have a base RTT.
@@ -56,6 +79,7 @@ Json client_flow_json(const ClientFlowResult &r, std::optional<double> rate_mbps
 double percentile(std::vector<double> v, double p);
 
 struct ClientRun {
+	std::string transport = "tcp";
 	Json workload; // null: none
 	uint64_t common_start_ns = 0;
 	std::optional<double> rate_mbps;
@@ -74,8 +98,13 @@ struct ServerFlowRecord {
 	std::string cc;   // of the server's (receiving) socket
 	uint64_t size = 0;
 	uint64_t client_start_ns = 0;
-	uint64_t first_byte_ns = 0;
+	uint64_t first_byte_ns = 0; // 0: not known (UnoRC)
 	uint64_t last_byte_ns = 0;
+	std::string transport = "tcp";
+	// UnoRC: the payload bytes that differ from the flow's pattern; a
+	// flow with any, or a bad header (error), is not ok.
+	std::optional<uint64_t> mismatched_bytes;
+	std::string error;
 };
 
 // One JSON line of the server's output.

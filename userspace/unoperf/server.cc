@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "record.h"
+#include "server.h"
 #include "sys.h"
 #include "unoperf.h"
 #include "wire.h"
@@ -47,11 +48,6 @@ struct Conn {
 	uint64_t received = 0; // payload bytes
 	uint64_t first_byte_ns = 0;
 };
-
-void server_log(const std::string &msg)
-{
-	std::fprintf(stderr, "unoperf server: %s\n", msg.c_str());
-}
 
 class Server {
 public:
@@ -134,8 +130,7 @@ void Server::setup()
 	watch(listen_.get());
 	watch(signal_.get());
 
-	server_log("listening on " + local_address(listen_.get()) +
-	    (opt_.netns.empty() ? std::string() : " in network namespace " + opt_.netns));
+	announce_listening(opt_, local_address(listen_.get()));
 }
 
 void Server::accept_all()
@@ -284,6 +279,19 @@ int Server::run()
 
 } // namespace
 
+void server_log(const std::string &msg)
+{
+	std::fprintf(stderr, "unoperf server: %s\n", msg.c_str());
+}
+
+void announce_listening(const ServerOptions &opt, const std::string &addr)
+{
+	server_log("listening on " + addr + " (" + transport_name(opt.transport) + ")" +
+		   (opt.netns.empty() ? std::string() : " in network namespace " + opt.netns));
+	if (opt.on_listening)
+		opt.on_listening(addr);
+}
+
 int run_server(const ServerOptions &opt)
 {
 	try {
@@ -296,6 +304,8 @@ int run_server(const ServerOptions &opt)
 			enter_netns(ns.get(), opt.netns);
 		}
 		raise_nofile_limit();
+		if (opt.transport == Transport::Unorc)
+			return run_unorc_server(opt, sink);
 		Server server(opt, sink);
 		return server.run();
 	} catch (const std::exception &e) {

@@ -4,13 +4,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "record.h"
+#include "record.h" // nlohmann/json.hpp before kernel/core's macros (noinline)
+#include "settings.h" // unorc's
 #include "spec.h"
+#include "workload.h"
 
 namespace unoperf {
 
@@ -19,12 +22,38 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1; // a flow failed or timed out, or a system error
 inline constexpr int kExitUsage = 2;  // bad command line or flow spec
 
+// What carries the flows: a TCP connection each, or an UnoRC flow each
+// (userspace/unorc/, one message of the flow's bytes).
+enum class Transport { Tcp, Unorc };
+const char *transport_name(Transport t);
+
+// The UnoRC receiver's settings. A flow's state is kept for the run (late
+// retransmissions still get their ACKs), so a run's flows must all fit.
+struct UnorcServerSettings {
+	unorc::CodeSettings code;
+	unorc::ReceiverSettings rx;
+	uint64_t linger_ms = 200; // quiet after --count flows, then exit
+
+	UnorcServerSettings() { rx.max_flows = kMaxGeneratedFlows; }
+};
+
 struct ServerOptions {
 	std::string bind_addr = "0.0.0.0";
-	uint16_t port = kDefaultPort;
+	uint16_t port = kDefaultPort; // 0: any (tests)
 	std::string netns;     // empty: stay where we are
 	std::string json_path; // empty or "-": stdout
 	uint64_t count = 0;    // exit after this many flows; 0: run until a signal
+	Transport transport = Transport::Tcp;
+	UnorcServerSettings unorc;
+	// Called with "ADDR:PORT" once it listens (tests: port 0).
+	std::function<void(const std::string &)> on_listening;
+};
+
+// The UnoRC senders' settings. UnoCC's C defaults to --rate-mbps.
+struct UnorcClientSettings {
+	unorc::CodeSettings code;
+	unorc::SenderSettings tx;
+	bool link_from_rate = true; // no --link-mbps: C is --rate-mbps, if given
 };
 
 // How the client runs its flows.
@@ -55,10 +84,15 @@ struct ClientOptions {
 	uint64_t connect_ahead_us = 100'000; // Engine::Loop
 	bool dry_run = false;                // print the plan as JSON, no network
 	Json workload;                       // copied to the output as "workload"
+	Transport transport = Transport::Tcp;
+	UnorcClientSettings unorc;
 };
 
 // Both return an exit code; errors are reported on stderr.
 int run_server(const ServerOptions &opt);
 int run_client(const ClientOptions &opt);
+
+// The unoperf command: parses argv and runs; returns the exit code.
+int unoperf_main(int argc, char **argv);
 
 } // namespace unoperf

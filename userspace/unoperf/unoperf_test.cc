@@ -314,7 +314,7 @@ TEST(Json, ClientFlowWithSlowdown)
 {
 	EXPECT_EQ(client_flow_json(done_flow(), 1000.0).dump(),
 		  R"({"id":3,"ns":"uno-h1","cc":"cubic","class":"intra","dst":"192.168.77.2:5301",)"
-		  R"("size":1000000,"bytes":1000000,"offset_us":0,"ok":true,"sched_ns":5000000000,)"
+		  R"("transport":"tcp","size":1000000,"bytes":1000000,"offset_us":0,"ok":true,"sched_ns":5000000000,)"
 		  R"("start_ns":5000001500,"end_ns":5016021500,"start_lag_us":1.5,"fct_us":16020.0,)"
 		  R"("base_rtt_us":10,"ideal_us":8010.0,"slowdown":2.0})");
 }
@@ -327,7 +327,7 @@ TEST(Json, ClientFlowWithoutRateHasNoSlowdown)
 	r.cls.clear();
 	EXPECT_EQ(client_flow_json(r, std::nullopt).dump(),
 		  R"({"id":3,"ns":null,"cc":"cubic","class":null,"dst":"192.168.77.2:5301",)"
-		  R"("size":1000000,"bytes":1000000,"offset_us":0,"ok":true,"sched_ns":5000000000,)"
+		  R"("transport":"tcp","size":1000000,"bytes":1000000,"offset_us":0,"ok":true,"sched_ns":5000000000,)"
 		  R"("start_ns":5000001500,"end_ns":5016021500,"start_lag_us":1.5,"fct_us":16020.0})");
 }
 
@@ -340,8 +340,8 @@ TEST(Json, FailedFlowAndEscaping)
 	r.size = 5;
 	r.error = "connect to 192.168.77.2:5301: Connection refused\n";
 	EXPECT_EQ(client_flow_json(r, 100.0).dump(),
-		  R"({"id":0,"ns":"h\"1","cc":null,"class":null,"dst":"192.168.77.2:5301","size":5,)"
-		  R"("bytes":0,"offset_us":0,"ok":false,"sched_ns":null,"start_ns":null,"end_ns":null,)"
+		  R"({"id":0,"ns":"h\"1","cc":null,"class":null,"dst":"192.168.77.2:5301","transport":"tcp",)"
+		  R"("size":5,"bytes":0,"offset_us":0,"ok":false,"sched_ns":null,"start_ns":null,"end_ns":null,)"
 		  R"("start_lag_us":null,"fct_us":null,)"
 		  R"("error":"connect to 192.168.77.2:5301: Connection refused\n"})");
 }
@@ -405,13 +405,67 @@ TEST(Json, ServerRecord)
 	r.last_byte_ns = 1032000000; // 32 ms: 1000 Mbit/s
 	EXPECT_EQ(server_flow_json(r).dump(),
 		  R"({"unoperf":1,"role":"server","id":2,"peer":"192.168.77.1:40312","cc":"cubic",)"
-		  R"("size":4000000,"client_start_ns":1000000000,"first_byte_ns":1000050000,)"
+		  R"("transport":"tcp","size":4000000,"client_start_ns":1000000000,"first_byte_ns":1000050000,)"
 		  R"("last_byte_ns":1032000000,"rx_fct_us":32000.0,"goodput_mbps":1000.0})");
 
 	r.last_byte_ns = r.client_start_ns; // clocks disagree: no rates
 	const Json j = server_flow_json(r);
 	EXPECT_TRUE(j["rx_fct_us"].is_null());
 	EXPECT_TRUE(j["goodput_mbps"].is_null());
+}
+
+TEST(Json, UnorcFlowAndServerRecord)
+{
+	ClientRun run;
+	run.transport = "unorc";
+	ClientFlowResult r = done_flow();
+	r.transport = "unorc";
+	r.cc = "uno";
+	UnorcFlowStats u;
+	u.cls = "inter";
+	u.code = "8+2";
+	u.subflows = 10;
+	u.packets_sent = 900;
+	u.bytes_sent = 1250000;
+	u.retransmissions = 3;
+	u.nacks = 1;
+	u.max_cwnd = 65000;
+	u.base_rtt_us = 120;
+	r.unorc = u;
+	run.flows = {r};
+	const Json j = client_report_json(run);
+	EXPECT_EQ(j["transport"], "unorc");
+	EXPECT_EQ(j["flows"][0]["transport"], "unorc");
+	EXPECT_EQ(j["flows"][0]["unorc"].dump(),
+		  R"({"class":"inter","code":"8+2","subflows":10,"packets_sent":900,)"
+		  R"("bytes_sent":1250000,"retransmissions":3,"timeouts":0,"rto_events":0,)"
+		  R"("nacks":1,"trim_nacks":0,"repath_events":0,"max_cwnd":65000,"base_rtt_us":120,)"
+		  R"("drops":0})");
+	EXPECT_EQ(j["summary"]["unorc"]["packets_sent"], 900);
+	EXPECT_EQ(j["summary"]["unorc"]["retransmissions"], 3);
+	run.transport = "tcp";
+	EXPECT_FALSE(client_report_json(run)["summary"].contains("unorc"));
+
+	ServerFlowRecord s;
+	s.id = 2;
+	s.peer = "[fd00::1]:40312";
+	s.cc = "uno";
+	s.transport = "unorc";
+	s.size = 4000000;
+	s.client_start_ns = 1000000000;
+	s.last_byte_ns = 1032000000;
+	s.mismatched_bytes = 0;
+	EXPECT_EQ(server_flow_json(s).dump(),
+		  R"({"unoperf":1,"role":"server","id":2,"peer":"[fd00::1]:40312","cc":"uno",)"
+		  R"("transport":"unorc","size":4000000,"client_start_ns":1000000000,)"
+		  R"("first_byte_ns":null,"last_byte_ns":1032000000,"mismatched_bytes":0,"ok":true,)"
+		  R"("rx_fct_us":32000.0,"goodput_mbps":1000.0})");
+	s.mismatched_bytes = 3;
+	EXPECT_FALSE(server_flow_json(s)["ok"].get<bool>());
+	s.mismatched_bytes = 0;
+	s.error = "bad magic";
+	EXPECT_FALSE(server_flow_json(s)["ok"].get<bool>());
+	EXPECT_EQ(server_flow_json(s)["error"], "bad magic");
 }
 
 TEST(Json, Percentile)
