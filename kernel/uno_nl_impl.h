@@ -58,8 +58,11 @@ static void uno_nl_param_store(struct uno_nl_cc *cc, struct uno_nl_param *p,
 	lockdep_assert_held(&uno_nl_lock);
 	WRITE_ONCE(*p->val, v);
 	if (cc->gen) {
+		/* 0 never: it is a zeroed flow's (smartt_params_gen()). */
+		u32 gen = *cc->gen + 1 ? *cc->gen + 1 : 1;
+
 		/* After the value: pairs with the laws' smp_load_acquire(). */
-		smp_store_release(cc->gen, *cc->gen + 1);
+		smp_store_release(cc->gen, gen);
 	}
 }
 

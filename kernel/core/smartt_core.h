@@ -92,7 +92,7 @@ struct smartt_params {
 	u32 trimming;		/* 1: losses are trim NACKs; 0: timeouts only */
 	u32 mode;		/* SMARTT_MODE_*, read at flow start */
 	u32 nscc_net_rtt_us;	/* us: NSCC's network RTT; 0: base RTT */
-	u32 gen;		/* bumped by every write (uno_nl.h) */
+	u32 gen;		/* bumped by every write (uno_nl.h); never 0 */
 };
 
 /*
@@ -134,7 +134,7 @@ struct smartt_params {
 	.trimming = 1,				\
 	.mode = SMARTT_MODE_SMARTT,		\
 	.nscc_net_rtt_us = 0,			\
-	.gen = 0,				\
+	.gen = 1,				\
 }
 
 /* smartt_state.flags */
@@ -335,6 +335,13 @@ static inline u32 smartt_fi_rtt(const struct smartt_state *s,
 }
 
 /* The parameters' generation, bumped by every write (uno_nl.h). */
+/*
+ * The parameters' generation. It starts at 1 and skips 0, so that a state
+ * whose cache was never derived, an all-zero one, never looks current:
+ * TCP runs .cong_control on the ACK of its SYN before .init, on the
+ * zeroed state tcp_assign_congestion_control() left, and that ACK must
+ * take the slow path, which starts the flow.
+ */
 static inline u32 smartt_params_gen(const struct smartt_params *p)
 {
 	/*

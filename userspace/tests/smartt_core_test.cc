@@ -192,6 +192,33 @@ TEST(smartt_start, FirstRttSampleStartsTheFlow)
 	EXPECT_EQ(s.avg_rtt, 250u << 8);
 }
 
+// TCP runs .cong_control on the ACK of its SYN before .init, on the state
+// tcp_assign_congestion_control() zeroed; the adapter sets the MTU first.
+// The ACK must start the flow as smartt_init() would have, not take the
+// fast path of a flow whose window is 0 (a division by zero: the kernel
+// died of it), in either law.
+TEST(smartt_start, AckBeforeInitOnAZeroedState)
+{
+	smartt_params p = Params();
+
+	p.base_rtt_us = 0;
+	for (u32 mode : {SMARTT_MODE_SMARTT, SMARTT_MODE_NSCC}) {
+		smartt_state s = {};
+
+		p.mode = mode;
+		smartt_set_mtu(&s, &p, kMtu);
+		const smartt_ack none = {20, kMtu, -1, 0, false};
+		const smartt_ack first = {30, kMtu, 250, 0, false};
+		auto on_ack = mode == SMARTT_MODE_NSCC ? nscc_on_ack : smartt_on_ack;
+
+		EXPECT_EQ(on_ack(&s, &p, &none), SMARTT_NONE) << mode;
+		EXPECT_EQ(s.cwnd, 0u) << mode;
+		on_ack(&s, &p, &first);
+		EXPECT_EQ(s.brtt, 250u) << mode;
+		EXPECT_GE(s.cwnd, 250000u) << mode;
+	}
+}
+
 TEST(smartt_start, HandshakeRttUnlessConfigured)
 {
 	smartt_params p = Params();
