@@ -17,13 +17,8 @@ constexpr size_t kTblBytes = 32;
 
 void check_config(size_t len, int x, int y)
 {
-	if (x < 1 || y < 0 || x > BlockCoder::kMaxPackets - y)
-		throw std::invalid_argument("unorc: bad code (" + std::to_string(x) + ", " +
-					    std::to_string(y) + "): need 1 <= x, 0 <= y, x + y <= " +
-					    std::to_string(BlockCoder::kMaxPackets));
-	if (len < 1 || len > BlockCoder::kMaxLen)
-		throw std::invalid_argument("unorc: bad payload length " + std::to_string(len) +
-					    ": need 1.." + std::to_string(BlockCoder::kMaxLen));
+	if (const std::string why = BlockCoder::check(len, x, y); !why.empty())
+		throw std::invalid_argument("unorc: " + why);
 }
 
 void check_data_count(size_t d, int x)

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace unorc {
@@ -32,8 +33,22 @@ public:
 	static constexpr size_t kMaxLen = 65535;
 
 	// Throws std::invalid_argument unless 1 <= x, 0 <= y,
-	// x + y <= kMaxPackets and 1 <= len <= kMaxLen.
+	// x + y <= kMaxPackets and 1 <= len <= kMaxLen (check()).
 	explicit BlockCoder(size_t len, int x = kDefaultData, int y = kDefaultParity);
+
+	// What is wrong with the code (x, y) of len-byte payloads, "" if
+	// nothing: the constructor's checks, for those who check a setting
+	// without building a coder (and linking ISA-L).
+	static std::string check(size_t len, int x, int y)
+	{
+		if (x < 1 || y < 0 || x > kMaxPackets - y)
+			return "bad code (" + std::to_string(x) + ", " + std::to_string(y) +
+			       "): need 1 <= x, 0 <= y, x + y <= " + std::to_string(kMaxPackets);
+		if (len < 1 || len > kMaxLen)
+			return "bad payload length " + std::to_string(len) + ": need 1.." +
+			       std::to_string(kMaxLen);
+		return {};
+	}
 
 	int data() const { return x_; }
 	int parity() const { return y_; }
