@@ -36,6 +36,7 @@ public:
 	void cc_section(const toml::table &cc, Config &c);
 	void cc_params(const std::string &name, const toml::table &t, Config &c);
 	void qdisc_list(const toml::node &n, Config &c);
+	void unorc_section(const toml::table &t, Config &c);
 	std::optional<QdiscConf> qdisc(const toml::table &t);
 
 private:
@@ -251,6 +252,111 @@ void Parser::qdisc_list(const toml::node &n, Config &c)
 	}
 }
 
+// The values of an [unorc] key as text, as the knob's option takes them;
+// each element's node beside it. Nothing, with the error reported, if the
+// node is not of the knob's type.
+std::optional<std::vector<std::pair<std::string, const toml::node *>>>
+knob_texts(const unorc::Knob &k, const toml::node &node, std::string &err)
+{
+	using unorc::TomlType;
+	std::vector<std::pair<std::string, const toml::node *>> v;
+	const std::string syntax = unorc::knob_syntax(k);
+	switch (k.type) {
+	case TomlType::Integer:
+		if (auto i = node.as_integer()) {
+			v.emplace_back(std::to_string(i->get()), &node);
+			return v;
+		}
+		err = "expected an integer, " + syntax;
+		return std::nullopt;
+	case TomlType::String:
+		if (auto s = node.as_string()) {
+			v.emplace_back(s->get(), &node);
+			return v;
+		}
+		err = "expected a string: " + syntax;
+		return std::nullopt;
+	case TomlType::IntegerOrWord:
+		if (auto i = node.as_integer()) {
+			v.emplace_back(std::to_string(i->get()), &node);
+			return v;
+		}
+		if (auto s = node.as_string()) {
+			v.emplace_back(s->get(), &node);
+			return v;
+		}
+		err = "expected " + syntax + " (an integer or \"" + std::string(k.word) + "\")";
+		return std::nullopt;
+	case TomlType::Strings:
+		if (auto s = node.as_string()) {
+			v.emplace_back(s->get(), &node);
+			return v;
+		}
+		if (auto a = node.as_array()) {
+			for (const auto &el : *a) {
+				auto s = el.as_string();
+				if (!s) {
+					err = "expected an array of strings: " + syntax;
+					return std::nullopt;
+				}
+				v.emplace_back(s->get(), &el);
+			}
+			return v;
+		}
+		err = "expected a string or an array of strings: " + syntax;
+		return std::nullopt;
+	}
+	return std::nullopt;
+}
+
+std::string knob_names()
+{
+	std::string names;
+	for (const auto &k : unorc::knobs())
+		if (k.cli_only.empty())
+			names += (names.empty() ? "" : ", ") + std::string(k.name);
+	return names;
+}
+
+void Parser::unorc_section(const toml::table &t, Config &c)
+{
+	for (const auto &[k, np] : in_file_order(t)) {
+		const toml::node &node = *np;
+		const std::string where = "unorc." + k + ": ";
+		const unorc::Knob *knob = unorc::find_knob(k);
+		if (!knob) {
+			std::string dashed = k;
+			std::replace(dashed.begin(), dashed.end(), '_', '-');
+			if (unorc::find_knob(dashed))
+				error(node, where + "unknown key: did you mean " + dashed +
+						    "? (keys are unorc's option names)");
+			else
+				error(node, where + "unknown key (known: " + knob_names() + ")");
+			continue;
+		}
+		if (!knob->cli_only.empty()) {
+			error(node, where + "a command-line option only (--" + k + "): " +
+					    std::string(knob->cli_only));
+			continue;
+		}
+		std::string err;
+		auto texts = knob_texts(*knob, node, err);
+		if (!texts) {
+			error(node, where + err);
+			continue;
+		}
+		std::vector<std::string> values;
+		for (const auto &[text, el] : *texts) {
+			if (std::string why = unorc::check_knob(*knob, text); !why.empty())
+				error(*el, where + why);
+			else
+				values.push_back(text);
+		}
+		if (values.size() == texts->size())
+			c.unorc[k] = std::move(values);
+	}
+}
+
 // toml++ positions the table of "[a.b]" at its header; an inline or
 // implicit one may have none.
 unsigned int_or_zero(unsigned v)
@@ -332,8 +438,14 @@ ConfigResult parse_config(std::string_view text, std::string_view path, const Cc
 				p.error(node, "cc: expected a table");
 		} else if (k == "qdisc") {
 			p.qdisc_list(node, c);
+		} else if (k == "unorc") {
+			if (auto t = node.as_table())
+				p.unorc_section(*t, c);
+			else
+				p.error(node, "unorc: expected a table, [unorc]");
 		} else {
-			p.error(node, "unknown section '" + k + "' (expected [cc], [cc.NAME] or [[qdisc]])");
+			p.error(node, "unknown section '" + k +
+					      "' (expected [cc], [cc.NAME], [[qdisc]] or [unorc])");
 		}
 	}
 	// Parameter tables with nothing in them are not worth keeping.
@@ -347,7 +459,7 @@ ConfigResult parse_config(std::string_view text, std::string_view path, const Cc
 	return r;
 }
 
-ConfigResult load_config(const std::string &path)
+ConfigResult load_config(const std::string &path, const CcLookup &has_cc)
 {
 	struct stat st;
 	ConfigResult r;
@@ -365,7 +477,26 @@ ConfigResult load_config(const std::string &path)
 	}
 	std::stringstream ss;
 	ss << in.rdbuf();
-	return parse_config(ss.str(), path);
+	return parse_config(ss.str(), path, has_cc);
+}
+
+std::optional<std::string> config_to_read(const std::optional<std::string> &given,
+					  const std::string &default_path)
+{
+	struct stat st;
+
+	if (given)
+		return given;
+	// Anything but "no such file" (a directory, no permission) is the
+	// file's to report.
+	if (stat(default_path.c_str(), &st) == 0 || errno != ENOENT)
+		return default_path;
+	return std::nullopt;
+}
+
+ConfigResult read_config(const std::string &path)
+{
+	return load_config(path, [](std::string_view) { return true; });
 }
 
 ConfigPlan plan_config(const Config *prev, const Config &next)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // unod's configuration file (/etc/uno/uno.toml), parsed with toml++ and
-// checked against the parameter tables of params.h, without a kernel.
+// checked against the parameter tables of params.h and the transport's
+// knobs (unorc/knobs.h), without a kernel.
 #pragma once
 
 #include <cstdint>
@@ -12,9 +13,12 @@
 #include <string_view>
 #include <vector>
 
+#include "knobs.h" // unorc's
 #include "nl.h"
 
 namespace uno {
+
+inline constexpr const char *kDefaultConfigPath = "/etc/uno/uno.toml";
 
 struct QdiscConf {
 	std::string dev;
@@ -28,6 +32,9 @@ struct Config {
 	// cc -> raw parameter name -> value
 	std::map<std::string, std::map<std::string, uint32_t>> params;
 	std::vector<QdiscConf> qdiscs;
+	// [unorc]: the transport's defaults for unorc and unoperf, each key's
+	// values as text, checked by its knob. Nothing for unod to apply.
+	unorc::KnobTexts unorc;
 
 	bool operator==(const Config &) const = default;
 };
@@ -61,7 +68,16 @@ using CcLookup = std::function<bool(std::string_view)>;
 ConfigResult parse_config(std::string_view text, std::string_view path = "",
 			  const CcLookup &has_cc = host_has_cc);
 // A path that is not a readable regular file is an error.
-ConfigResult load_config(const std::string &path);
+ConfigResult load_config(const std::string &path, const CcLookup &has_cc = host_has_cc);
+
+// For the tools that read the file without applying it (unorc, unoperf,
+// unoctl rc show): the file to read, the one given, else default_path if
+// it exists; nothing if neither (built-in defaults then).
+std::optional<std::string> config_to_read(const std::optional<std::string> &given,
+					  const std::string &default_path = kDefaultConfigPath);
+// load_config() for them: cc.default must be a name, but not one of this
+// host's congestion controls, which is unod's to check where it applies.
+ConfigResult read_config(const std::string &path);
 
 // What to do to go from `prev` (nothing applied yet if null) to `next`:
 // only what changed.

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // libuno without a kernel: parameter tables and aliases, the configuration
-// file (good and broken), the reload plan, and netlink messages built and
-// parsed back.
+// file (good and broken, [unorc] too), the reload plan, and netlink
+// messages built and parsed back.
 #include <cstring>
 #include <fstream>
+#include <sstream>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <libmnl/libmnl.h>
@@ -311,6 +314,275 @@ TEST(Config, PlanAppliesOnlyWhatChanged)
 	Config c = a;
 	c.params.erase("smartt");
 	EXPECT_TRUE(plan_config(&a, c).empty());
+}
+
+// --- [unorc]: UnoRC's defaults for unorc and unoperf ---------------------
+
+constexpr const char *kUnorc = R"(
+[unorc]
+code = "8+2"
+inter-prefix = ["10.1.0.0/16", "fd00:1::/48"]
+payload = 1200
+subflows = 4
+repath = "copy_good"
+rto-us = 5000
+link-mbps = 25000
+intra-rtt-us = 20
+ec-wait-us = 1000
+window-bytes = 8388608
+max-flows = 1000
+trim-dscp = 46
+)";
+
+TEST(ConfigUnorc, EveryKey)
+{
+	auto r = parse(kUnorc, "uno.toml");
+	ASSERT_TRUE(r.errors.empty()) << format_error("uno.toml", r.errors[0]);
+	const unorc::KnobTexts want = {
+		{ "code", { "8+2" } },
+		{ "inter-prefix", { "10.1.0.0/16", "fd00:1::/48" } },
+		{ "payload", { "1200" } },
+		{ "subflows", { "4" } },
+		{ "repath", { "copy_good" } },
+		{ "rto-us", { "5000" } },
+		{ "link-mbps", { "25000" } },
+		{ "intra-rtt-us", { "20" } },
+		{ "ec-wait-us", { "1000" } },
+		{ "window-bytes", { "8388608" } },
+		{ "max-flows", { "1000" } },
+		{ "trim-dscp", { "46" } },
+	};
+	EXPECT_EQ(r.config->unorc, want);
+	// Every key [unorc] may hold is above: all but the command line's.
+	for (const auto &k : unorc::knobs())
+		EXPECT_EQ(want.contains(std::string(k.name)), k.cli_only.empty()) << k.name;
+	// Nothing for unod to apply.
+	EXPECT_TRUE(plan_config(nullptr, *r.config).empty());
+}
+
+TEST(ConfigUnorc, OtherSpellings)
+{
+	auto r = parse("[unorc]\ncode = \"none\"\ninter-prefix = \"10.0.0.0/8\"\n"
+		       "subflows = \"auto\"\ntrim-dscp = \"off\"\n[cc]\ndefault = \"uno\"\n");
+	ASSERT_TRUE(r.errors.empty()) << r.errors[0].msg;
+	const unorc::KnobTexts want = { { "code", { "none" } },
+					{ "inter-prefix", { "10.0.0.0/8" } },
+					{ "subflows", { "auto" } },
+					{ "trim-dscp", { "off" } } };
+	EXPECT_EQ(r.config->unorc, want);
+	EXPECT_EQ(r.config->default_cc, "uno");
+
+	r = parse("[unorc]\ninter-prefix = []\ntrim-dscp = \"7\"\nsubflows = 16\n");
+	ASSERT_TRUE(r.errors.empty()) << r.errors[0].msg;
+	EXPECT_EQ(r.config->unorc, (unorc::KnobTexts{ { "inter-prefix", {} },
+						     { "trim-dscp", { "7" } },
+						     { "subflows", { "16" } } }));
+	// An empty table is no setting.
+	r = parse("[unorc]\n");
+	ASSERT_TRUE(r.config);
+	EXPECT_TRUE(r.config->unorc.empty());
+}
+
+struct BadUnorc {
+	const char *text; // after "[unorc]\n"
+	const char *error; // the first, as unod --check prints it
+};
+
+const char *const kKnownKeys = "known: code, inter-prefix, payload, subflows, repath, rto-us, "
+			       "link-mbps, intra-rtt-us, ec-wait-us, window-bytes, max-flows, "
+			       "trim-dscp";
+
+// Each broken [unorc], and its first error exactly.
+const BadUnorc kBadUnorc[] = {
+	{ "rto = 1\n", "bad.toml:2:7: unorc.rto: unknown key (" },
+	{ "rto_us = 5000\n",
+	  "bad.toml:2:10: unorc.rto_us: unknown key: did you mean rto-us? (keys are unorc's option "
+	  "names)" },
+	{ "source-port = 4000\n",
+	  "bad.toml:2:15: unorc.source-port: a command-line option only (--source-port): each "
+	  "sender binds ports of its own" },
+	{ "rto-us = \"5000\"\n", "bad.toml:2:10: unorc.rto-us: expected an integer, 20..60000000 us" },
+	{ "rto-us = 5e3\n", "bad.toml:2:10: unorc.rto-us: expected an integer, 20..60000000 us" },
+	{ "rto-us = 19\n", "bad.toml:2:10: unorc.rto-us: value 19 out of range 20..60000000 us" },
+	{ "rto-us = -20\n", "bad.toml:2:10: unorc.rto-us: value -20 out of range 20..60000000 us" },
+	{ "ec-wait-us = 60000001\n",
+	  "bad.toml:2:14: unorc.ec-wait-us: value 60000001 out of range 20..60000000 us" },
+	{ "ec-wait-us = 0\n", "bad.toml:2:14: unorc.ec-wait-us: value 0 out of range 20..60000000 us" },
+	{ "payload = 0\n", "bad.toml:2:11: unorc.payload: value 0 out of range 1..65467 bytes" },
+	{ "payload = 65468\n", "bad.toml:2:11: unorc.payload: value 65468 out of range 1..65467 bytes" },
+	{ "payload = true\n", "bad.toml:2:11: unorc.payload: expected an integer, 1..65467 bytes" },
+	{ "code = 8\n", "bad.toml:2:8: unorc.code: expected a string: X+Y, none or auto" },
+	{ "code = \"8-2\"\n", "bad.toml:2:8: unorc.code: '8-2': need X+Y (e.g. 8+2), none or auto" },
+	{ "code = \"off\"\n", "bad.toml:2:8: unorc.code: 'off': need X+Y (e.g. 8+2), none or auto" },
+	{ "code = \"300+2\"\n",
+	  "bad.toml:2:8: unorc.code: '300+2': bad code (300, 2): need 1 <= x, 0 <= y, x + y <= 256" },
+	{ "code = \"0+2\"\n",
+	  "bad.toml:2:8: unorc.code: '0+2': bad code (0, 2): need 1 <= x, 0 <= y, x + y <= 256" },
+	{ "inter-prefix = 10\n",
+	  "bad.toml:2:16: unorc.inter-prefix: expected a string or an array of strings: CIDR" },
+	{ "inter-prefix = [\"10.0.0.0/8\", 5]\n",
+	  "bad.toml:2:16: unorc.inter-prefix: expected an array of strings: CIDR" },
+	{ "inter-prefix = [\"10.0.0.0/8\",\n  \"10.0.0.0/33\"]\n",
+	  "bad.toml:3:3: unorc.inter-prefix: '10.0.0.0/33': prefix length '33' not in 0..32" },
+	{ "inter-prefix = \"fd00::/129\"\n",
+	  "bad.toml:2:16: unorc.inter-prefix: 'fd00::/129': prefix length '129' not in 0..128" },
+	{ "inter-prefix = \"10.0.0.0\"\n",
+	  "bad.toml:2:16: unorc.inter-prefix: '10.0.0.0': need ADDR/BITS" },
+	{ "inter-prefix = \"dc2/16\"\n",
+	  "bad.toml:2:16: unorc.inter-prefix: 'dc2/16': bad address 'dc2'" },
+	{ "subflows = 0\n", "bad.toml:2:12: unorc.subflows: '0': expected auto or 1..16" },
+	{ "subflows = 17\n", "bad.toml:2:12: unorc.subflows: '17': expected auto or 1..16" },
+	{ "subflows = \"many\"\n", "bad.toml:2:12: unorc.subflows: 'many': expected auto or 1..16" },
+	{ "subflows = true\n",
+	  "bad.toml:2:12: unorc.subflows: expected auto or 1..16 (an integer or \"auto\")" },
+	{ "repath = \"sideways\"\n",
+	  "bad.toml:2:10: unorc.repath: 'sideways': expected off, redraw or copy_good" },
+	{ "repath = false\n",
+	  "bad.toml:2:10: unorc.repath: expected a string: off, redraw or copy_good" },
+	{ "link-mbps = 0\n", "bad.toml:2:13: unorc.link-mbps: value 0 out of range 1..10000000 Mbit/s" },
+	{ "link-mbps = 10000001\n",
+	  "bad.toml:2:13: unorc.link-mbps: value 10000001 out of range 1..10000000 Mbit/s" },
+	{ "intra-rtt-us = 0\n",
+	  "bad.toml:2:16: unorc.intra-rtt-us: value 0 out of range 1..1000000 us" },
+	{ "window-bytes = 0\n",
+	  "bad.toml:2:16: unorc.window-bytes: value 0 out of range 1..17179869184 bytes" },
+	{ "window-bytes = 17179869185\n",
+	  "bad.toml:2:16: unorc.window-bytes: value 17179869185 out of range 1..17179869184 bytes" },
+	{ "max-flows = 0\n", "bad.toml:2:13: unorc.max-flows: value 0 out of range 1..1048576" },
+	{ "max-flows = 1048577\n",
+	  "bad.toml:2:13: unorc.max-flows: value 1048577 out of range 1..1048576" },
+	{ "trim-dscp = 64\n", "bad.toml:2:13: unorc.trim-dscp: '64': expected off or 0..63" },
+	{ "trim-dscp = -1\n", "bad.toml:2:13: unorc.trim-dscp: '-1': expected off or 0..63" },
+	{ "trim-dscp = \"on\"\n", "bad.toml:2:13: unorc.trim-dscp: 'on': expected off or 0..63" },
+	{ "trim-dscp = 4.5\n",
+	  "bad.toml:2:13: unorc.trim-dscp: expected off or 0..63 (an integer or \"off\")" },
+	{ "[unorc.code]\nx = 1\n",
+	  "bad.toml:2:1: unorc.code: expected a string: X+Y, none or auto" },
+	{ "rto-us = 5000\nrto-us = 6000\n",
+	  "bad.toml:3:10: Error while parsing key-value pair: cannot redefine existing integer "
+	  "'rto-us'" }, // toml++'s words
+};
+
+TEST(ConfigUnorc, BrokenTables)
+{
+	for (const auto &b : kBadUnorc) {
+		const std::string text = std::string("[unorc]\n") + b.text;
+		auto r = parse(text, "bad.toml");
+		EXPECT_FALSE(r.config) << b.text;
+		ASSERT_FALSE(r.errors.empty()) << b.text;
+		const std::string got = format_error("bad.toml", r.errors[0]);
+		if (std::string(b.error).ends_with("unknown key ("))
+			EXPECT_EQ(got, b.error + std::string(kKnownKeys) + ")");
+		else
+			EXPECT_EQ(got, b.error);
+	}
+}
+
+TEST(ConfigUnorc, NotATable)
+{
+	auto r = parse("unorc = 5\n", "bad.toml");
+	ASSERT_EQ(r.errors.size(), 1u);
+	EXPECT_EQ(format_error("bad.toml", r.errors[0]), "bad.toml:1:9: unorc: expected a table, [unorc]");
+	r = parse("[[unorc]]\nrto-us = 5000\n", "bad.toml");
+	ASSERT_EQ(r.errors.size(), 1u);
+	EXPECT_EQ(format_error("bad.toml", r.errors[0]), "bad.toml:1:1: unorc: expected a table, [unorc]");
+	r = parse("[unrc]\n", "bad.toml");
+	ASSERT_EQ(r.errors.size(), 1u);
+	EXPECT_EQ(format_error("bad.toml", r.errors[0]),
+		  "bad.toml:1:1: unknown section 'unrc' (expected [cc], [cc.NAME], [[qdisc]] or [unorc])");
+}
+
+// Every error of the file, in file order, [unorc] with the others: the
+// whole file is refused, unod's reload too.
+TEST(ConfigUnorc, EveryErrorWithTheOthers)
+{
+	auto r = parse("[cc.uno]\nalpha_ppm = 0\n[unorc]\nrto-us = 1\ncode = \"9\"\nrepath = \"off\"\n"
+		       "trim-dscp = 99\n",
+		       "bad.toml");
+	EXPECT_FALSE(r.config);
+	std::vector<std::string> got;
+	for (const auto &e : r.errors)
+		got.push_back(format_error("bad.toml", e));
+	EXPECT_EQ(got, (std::vector<std::string>{
+			       "bad.toml:2:13: cc.uno.alpha_ppm: value out of range 1..100000",
+			       "bad.toml:4:10: unorc.rto-us: value 1 out of range 20..60000000 us",
+			       "bad.toml:5:8: unorc.code: '9': need X+Y (e.g. 8+2), none or auto",
+			       "bad.toml:7:13: unorc.trim-dscp: '99': expected off or 0..63",
+		       }));
+}
+
+// A change of [unorc] alone is a new configuration with nothing to apply.
+TEST(ConfigUnorc, NothingToApply)
+{
+	Config a = *parse(std::string(kGood) + kUnorc).config;
+	Config b = a;
+	b.unorc["rto-us"] = { "6000" };
+	EXPECT_NE(a, b);
+	EXPECT_TRUE(plan_config(&a, b).empty());
+	b.unorc.clear();
+	EXPECT_TRUE(plan_config(&a, b).empty());
+	const ConfigPlan pa = plan_config(nullptr, a), pb = plan_config(nullptr, b);
+	EXPECT_EQ(pa.params, pb.params);
+	EXPECT_EQ(pa.qdisc_replace, pb.qdisc_replace);
+	EXPECT_EQ(pa.default_cc, pb.default_cc);
+}
+
+// The example unod installs: valid as it is, and its [unorc] lines, once
+// uncommented, name every key [unorc] takes, with the built-in defaults.
+TEST(ConfigUnorc, ShippedExample)
+{
+	std::ifstream in(UNO_TOML_EXAMPLE);
+	std::stringstream ss;
+	ss << in.rdbuf();
+	const std::string text = ss.str();
+	const size_t table = text.find("\n[unorc]\n");
+	ASSERT_NE(table, std::string::npos);
+	auto r = parse(text, "uno.toml");
+	ASSERT_TRUE(r.config) << format_error("uno.toml", r.errors[0]);
+	EXPECT_TRUE(r.config->unorc.empty());
+
+	std::istringstream lines(text.substr(table + 1));
+	std::string unorc;
+	for (std::string line; std::getline(lines, line);) {
+		// "# key = value  # comment", not "#   # more comment"
+		if (line.starts_with("# ") && line.size() > 2 && std::islower(line[2]))
+			line = line.substr(2);
+		unorc += line + "\n";
+	}
+	r = parse(unorc, "unorc.toml");
+	ASSERT_TRUE(r.config) << format_error("unorc.toml", r.errors[0]);
+	size_t in_config = 0;
+	for (const auto &k : unorc::knobs())
+		in_config += k.cli_only.empty();
+	EXPECT_EQ(r.config->unorc.size(), in_config);
+	for (const auto &s : unorc::effective_settings(r.config->unorc)) {
+		if (s.knob->name == "inter-prefix")
+			continue;
+		EXPECT_EQ(s.value, s.builtin) << s.knob->name;
+	}
+}
+
+// unorc, unoperf and unoctl rc show read the file without applying it:
+// the default file only if there is one, cc.default not checked against
+// this host.
+TEST(ConfigUnorc, ReadingWithoutApplying)
+{
+	EXPECT_EQ(config_to_read(std::nullopt, "/nonexistent/uno.toml"), std::nullopt);
+	EXPECT_EQ(config_to_read(std::string("/nonexistent/x.toml"), "/tmp"), "/nonexistent/x.toml");
+	EXPECT_EQ(config_to_read(std::nullopt, "/tmp"), "/tmp"); // read_config() says what is wrong
+
+	char path[] = "/tmp/libuno_test_XXXXXX";
+	int fd = mkstemp(path);
+	ASSERT_GE(fd, 0);
+	const std::string text = "[cc]\ndefault = \"nope\"\n[unorc]\nrto-us = 5000\n";
+	ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+	close(fd);
+	EXPECT_EQ(config_to_read(std::nullopt, path), path);
+	auto r = read_config(path);
+	ASSERT_TRUE(r.config);
+	EXPECT_EQ(r.config->unorc, (unorc::KnobTexts{ { "rto-us", { "5000" } } }));
+	EXPECT_FALSE(load_config(path).config); // unod's: no 'nope' here
+	unlink(path);
 }
 
 TEST(Units, AsTc)

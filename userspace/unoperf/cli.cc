@@ -7,6 +7,7 @@
 #include <cstring>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 
 #include <CLI/CLI.hpp>
 
@@ -87,9 +88,10 @@ checks one by one. The sockets open --connect-ahead-ms before the start, all
 workloads run on the loop engine, and FCT runs from handing the message to the
 transport to the ACK that completes it (the receiver has every byte, decoded
 where parity stood in). UnoCC runs every flow: no --cc*, cc= or --sndbuf; its C
-(--link-mbps) defaults to --rate-mbps. A flow's code follows its source
-address, as the server's does: give both ends the same --inter-prefix (the
-inter-DC senders' addresses), or the same --code / --no-code.)";
+(--link-mbps) defaults to --rate-mbps, unless [unorc] of --config sets it. A
+flow's code follows its source address, as the server's does: give both ends
+the same --inter-prefix (the inter-DC senders' addresses), or the same --code /
+--no-code.)";
 
 constexpr const char *kServerUnorcFooter = R"(
 
@@ -123,23 +125,30 @@ void add_transport_option(CLI::App *cmd, std::string &transport)
 		->check(CLI::IsMember({"tcp", "unorc"}));
 }
 
-std::vector<CLI::Option *> add_unorc_server_options(CLI::App *server, UnorcServerSettings &s)
+// The receiver's options and --config: unorc's, over UnorcServerSettings'
+// defaults.
+std::unique_ptr<unorc::TransportOptions> add_unorc_server_options(CLI::App *server,
+								  UnorcServerSettings &s,
+								  std::vector<CLI::Option *> &opts)
 {
-	std::vector<CLI::Option *> opts = unorc::add_code_options(server, s.code);
-	for (CLI::Option *o : unorc::add_receiver_options(server, s.rx))
-		opts.push_back(o);
+	unorc::Settings defaults;
+	defaults.code = s.code;
+	defaults.rx = s.rx;
+	auto t = std::make_unique<unorc::TransportOptions>(server, unorc::Side::Receiver, defaults);
+	opts = t->options();
 	opts.push_back(server->add_option("--linger-ms", s.linger_ms,
 					  "unorc: quiet after --count flows before exiting")
 			       ->capture_default_str());
-	return opts;
+	return t;
 }
 
-std::vector<CLI::Option *> add_unorc_client_options(CLI::App *client, UnorcClientSettings &s)
+std::unique_ptr<unorc::TransportOptions> add_unorc_client_options(CLI::App *client,
+								  UnorcClientSettings &s)
 {
-	std::vector<CLI::Option *> opts = unorc::add_code_options(client, s.code);
-	for (CLI::Option *o : unorc::add_sender_options(client, s.tx))
-		opts.push_back(o);
-	return opts;
+	unorc::Settings defaults;
+	defaults.code = s.code;
+	defaults.tx = s.tx;
+	return std::make_unique<unorc::TransportOptions>(client, unorc::Side::Sender, defaults);
 }
 
 // --transport, and none of unorc's options without it.
@@ -163,13 +172,28 @@ template <typename F> void with_unorc_words(F &&f)
 	}
 }
 
-void check_unorc_server(const UnorcServerSettings &s)
+// The options given over [unorc] of the configuration file over the
+// built-in settings; says on stderr what the file set.
+unorc::Applied apply_unorc(const unorc::TransportOptions &t, const char *cmd,
+			   unorc::CodeSettings &code, unorc::SenderSettings *tx,
+			   unorc::ReceiverSettings *rx)
 {
+	unorc::Applied a;
+	with_unorc_words([&] { a = t.apply(code, tx, rx); });
+	if (const std::string what = unorc::describe(a); !what.empty())
+		std::fprintf(stderr, "unoperf %s: %s\n", cmd, what.c_str());
+	return a;
+}
+
+void check_unorc_server(const unorc::TransportOptions &t, UnorcServerSettings &s)
+{
+	apply_unorc(t, "server", s.code, nullptr, &s.rx);
 	with_unorc_words([&] { unorc::receiver_options(s.rx, unorc::code_policy(s.code)); });
 }
 
 // UnoRC runs UnoCC over UDP sockets of its own: TCP's knobs do not apply.
-void check_unorc_client(CLI::App *client, ClientOptions &cli, const std::string &engine)
+void check_unorc_client(CLI::App *client, const unorc::TransportOptions &t, ClientOptions &cli,
+			const std::string &engine)
 {
 	for (const char *tcp_only : {"--cc", "--cc-intra", "--cc-inter", "--sndbuf"})
 		if (client->get_option(tcp_only)->count())
@@ -178,7 +202,9 @@ void check_unorc_client(CLI::App *client, ClientOptions &cli, const std::string 
 	if (engine == "threads")
 		throw InputError("--engine threads is for --transport tcp: UnoRC flows run in"
 				 " one loop per namespace");
-	cli.unorc.link_from_rate = !client->get_option("--link-mbps")->count();
+	const unorc::Applied a = apply_unorc(t, "client", cli.unorc.code, &cli.unorc.tx, nullptr);
+	// UnoCC's C is --rate-mbps's unless set.
+	cli.unorc.link_from_rate = a.from_default("link-mbps");
 	with_unorc_words([&] { unorc::code_policy(cli.unorc.code); });
 }
 
@@ -207,7 +233,8 @@ int unoperf_main(int argc, char **argv)
 		->check(CLI::Range(uint64_t{1}, UINT64_MAX));
 	std::string srv_transport;
 	add_transport_option(server, srv_transport);
-	const std::vector<CLI::Option *> srv_unorc = add_unorc_server_options(server, srv.unorc);
+	std::vector<CLI::Option *> srv_unorc;
+	const auto srv_transport_opts = add_unorc_server_options(server, srv.unorc, srv_unorc);
 	server->footer(std::string(kServerFooter) + kServerUnorcFooter + "\n" + unorc::kCodeHelp);
 
 	ClientOptions cli;
@@ -301,7 +328,8 @@ int unoperf_main(int argc, char **argv)
 	client->add_flag("--dry-run", cli.dry_run, "print the planned flows as JSON; no network");
 	std::string cli_transport;
 	add_transport_option(client, cli_transport);
-	const std::vector<CLI::Option *> cli_unorc = add_unorc_client_options(client, cli.unorc);
+	const auto cli_transport_opts = add_unorc_client_options(client, cli.unorc);
+	const std::vector<CLI::Option *> &cli_unorc = cli_transport_opts->options();
 	client->footer(std::string(kClientFooter) + kClientUnorcFooter + "\n" + unorc::kCodeHelp);
 
 	try {
@@ -317,7 +345,7 @@ int unoperf_main(int argc, char **argv)
 			with_context("--bind", [&] { return parse_ip(srv_bind); });
 			srv.transport = transport_of(srv_transport, srv_unorc);
 			if (srv.transport == Transport::Unorc)
-				check_unorc_server(srv.unorc);
+				check_unorc_server(*srv_transport_opts, srv.unorc);
 			if (!srv.netns.empty() && srv.netns != kCurrentNs)
 				check_ns_name(srv.netns);
 			else
@@ -331,7 +359,7 @@ int unoperf_main(int argc, char **argv)
 	try {
 		cli.transport = transport_of(cli_transport, cli_unorc);
 		if (cli.transport == Transport::Unorc)
-			check_unorc_client(client, cli, engine);
+			check_unorc_client(client, *cli_transport_opts, cli, engine);
 		if (*dst_opt)
 			cli.dst = with_context("--dst", [&] { return parse_endpoint(dst); });
 		for (const std::string &s : flow_args)

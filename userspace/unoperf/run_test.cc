@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <future>
@@ -137,9 +138,15 @@ ServerOptions server_options(Transport t, const std::string &bind, uint64_t coun
 	return o;
 }
 
-// unoperf_main as the command runs it; returns its exit code.
+// unoperf_main as the command runs it; returns its exit code. A run over
+// UnoRC that names no --config reads an empty one, not this host's
+// /etc/uno/uno.toml, whose [unorc] would change its defaults.
 int run_command(std::vector<std::string> args)
 {
+	const auto unorc = std::find(args.begin(), args.end(), "unorc");
+	if (unorc != args.begin() && unorc != args.end() && unorc[-1] == "--transport" &&
+	    std::find(args.begin(), args.end(), "--config") == args.end())
+		args.insert(args.end(), {"--config", "/dev/null"});
 	args.insert(args.begin(), "unoperf");
 	std::vector<char *> argv;
 	for (std::string &a : args)
@@ -380,6 +387,33 @@ TEST(Run, UnorcRepathsKeepTheirReplies)
 	expect_checked(json_lines(dir.file("server.jsonl")), 2);
 }
 
+// [unorc] of --config gives the client its defaults, and an option
+// overrides the file: the code from the file, the sub-flows from the
+// command line.
+TEST(Run, UnorcDefaultsFromTheConfigFile)
+{
+	TempDir dir;
+	const std::string conf =
+		dir.write("uno.toml", "[unorc]\ncode = \"4+1\"\nsubflows = 3\nrto-us = 20000\n");
+	ServerOptions so = server_options(Transport::Unorc, "127.0.0.1", 2, dir.file("server.jsonl"));
+	so.unorc.code.code = "4+1";
+	Server server(so);
+	const CmdResult r = unoperf_stderr(
+		{"client", "--transport", "unorc", "--config", conf, "--subflows", "2", "--dst",
+		 server.addr(), "--flow", "ns=-,size=100k,count=2", "--rate-mbps", "1000",
+		 "--base-rtt-us", "100", "--timeout", "4", "-j", dir.file("client.json")});
+	ASSERT_EQ(r.rc, kExitOk) << r.err;
+	// Its first line, before the run's summary.
+	EXPECT_EQ(r.err.substr(0, r.err.find('\n') + 1),
+		  "unoperf client: [unorc] of " + conf + ": code = 4+1, subflows = 3, rto-us = 20000\n");
+	ASSERT_EQ(server.wait(), kExitOk);
+	const json doc = json_file(dir.file("client.json"));
+	expect_complete(doc, "unorc", 2);
+	EXPECT_EQ(codes(doc), std::set<std::string>{"4+1"});
+	EXPECT_EQ(doc["flows"][0]["unorc"]["subflows"], 2);
+	expect_checked(json_lines(dir.file("server.jsonl")), 2);
+}
+
 // An htsim matrix: intra and inter flows by host, coded 8+2 by --code on
 // both ends (the loopback has one source address for both classes).
 void run_matrix(Transport t, const std::string &bind, const std::vector<std::string> &extra)
@@ -477,11 +511,18 @@ TEST(Cli, BadOptionsSayWhy)
 		 "unoperf client: --engine threads is for --transport tcp: UnoRC flows run in one"
 		 " loop per namespace\n"},
 		{{"client", "--transport", "unorc", "--code", "8-2"},
-		 "unoperf client: --code '8-2': need X+Y, e.g. 8+2\n"},
+		 "unoperf client: --code: '8-2': need X+Y (e.g. 8+2), none or auto\n"},
 		{{"client", "--transport", "unorc", "--inter-prefix", "10.0.0.0/40"},
-		 "unoperf client: --inter-prefix "},
+		 "unoperf client: --inter-prefix: '10.0.0.0/40': prefix length '40' not in 0..32\n"},
 		{{"client", "--transport", "quic"}, "--transport: quic not in {tcp,unorc}"},
-		{{"client", "--transport", "unorc", "--subflows", "17"}, "--subflows: Value 17 not in range"},
+		{{"client", "--transport", "unorc", "--subflows", "17"},
+		 "unoperf client: --subflows: '17': expected auto or 1..16\n"},
+		{{"client", "--transport", "unorc", "--rto-us", "5"},
+		 "unoperf client: --rto-us: value 5 out of range 20..60000000 us\n"},
+		{{"client", "--transport", "unorc", "--config", "/nonexistent/uno.toml"},
+		 "unoperf client: /nonexistent/uno.toml: cannot read: No such file or directory\n"},
+		{{"client", "--config", "/nonexistent/uno.toml"},
+		 "unoperf client: --config is for --transport unorc\n"},
 	};
 	for (const auto &c : cases) {
 		const CmdResult r = unoperf_stderr(c.args + flow);
@@ -498,7 +539,7 @@ TEST(Cli, BadOptionsSayWhy)
 	EXPECT_EQ(srv.err, "unoperf server: --ec-wait-us is for --transport unorc\n");
 	const CmdResult dscp = unoperf_stderr({"server", "--transport", "unorc", "--trim-dscp", "64"});
 	EXPECT_EQ(dscp.rc, kExitUsage);
-	EXPECT_EQ(dscp.err.substr(0, 38), "--trim-dscp: expected off or 0..63\nRun");
+	EXPECT_EQ(dscp.err, "unoperf server: --trim-dscp: '64': expected off or 0..63\n");
 	const CmdResult bind = unoperf_stderr({"server", "-B", "::g"});
 	EXPECT_EQ(bind.rc, kExitUsage);
 	EXPECT_EQ(bind.err, "unoperf server: --bind: invalid address '::g': expected an IPv6 address"

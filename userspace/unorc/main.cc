@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -49,11 +50,20 @@ template <typename F> auto with_option(const char *option, F &&f)
 	}
 }
 
-void add_code_options_with_help(CLI::App *cmd, CodeSettings &s)
+void add_code_help(CLI::App *cmd)
 {
-	add_code_options(cmd, s);
 	cmd->footer(std::string(kCodeHelp) + "\nThe sender classifies the destination, the receiver"
 		    " each source, by the same prefixes.");
+}
+
+// The transport's settings of a command: its options over [unorc] of the
+// configuration file over the built-in defaults. Says on stderr what the
+// file set.
+void apply_transport(const TransportOptions &t, const char *cmd, CodeSettings &code,
+		     SenderSettings *tx, ReceiverSettings *rx)
+{
+	if (const std::string what = describe(t.apply(code, tx, rx)); !what.empty())
+		std::fprintf(stderr, "unorc %s: %s\n", cmd, what.c_str());
 }
 
 json drops_json(const DropCounters &d)
@@ -251,34 +261,34 @@ int run_send(const SendOptions &o)
 	return finished ? kExitOk : kExitFailed;
 }
 
-void add_send_options(CLI::App *send, SendOptions &o)
+void add_send_options(CLI::App *send, SendOptions &o, std::unique_ptr<TransportOptions> &t)
 {
 	send->add_option("--to", o.to, "receiver")->type_name("ADDR:PORT")->required();
 	send->add_option("--messages", o.messages, "messages to send")
 		->required()->check(CLI::Range(uint64_t{ 1 }, uint64_t{ UINT32_MAX }));
 	send->add_option("--size", o.size, "bytes per message")
 		->required()->check(CLI::Range(size_t{ 1 }, size_t{ UINT32_MAX }));
-	add_sender_options(send, o.tx);
+	t = std::make_unique<TransportOptions>(send, Side::Sender);
 	send->add_option("--outstanding", o.outstanding, "messages in flight at once")
 		->default_val(1)->check(CLI::Range(uint64_t{ 1 }, uint64_t{ 1 } << 20));
 	send->add_option("--flow-id", o.flow_id, "flow id (default random)");
 	send->add_option("--timeout-s", o.timeout_s, "give up after")
 		->default_val(60)->check(CLI::Range(1, 86400));
 	send->add_flag("--json", o.json, "JSON lines");
-	add_code_options_with_help(send, o.code);
+	add_code_help(send);
 }
 
-void add_recv_options(CLI::App *recv, RecvOptions &o)
+void add_recv_options(CLI::App *recv, RecvOptions &o, std::unique_ptr<TransportOptions> &t)
 {
 	recv->add_option("--listen", o.listen, "address to bind")->type_name("ADDR:PORT")->required();
-	add_receiver_options(recv, o.rx);
+	t = std::make_unique<TransportOptions>(recv, Side::Receiver);
 	recv->add_option("--messages", o.messages, "exit after N messages and --linger-ms of quiet")
 		->check(CLI::Range(uint64_t{ 1 }, UINT64_MAX));
 	recv->add_option("--linger-ms", o.linger_ms, "quiet after the last of --messages")
 		->default_val(200);
 	recv->add_option("--idle-ms", o.idle_ms, "exit after MS of quiet (0: never)")->default_val(0);
 	recv->add_flag("--json", o.json, "JSON lines");
-	add_code_options_with_help(recv, o.code);
+	add_code_help(recv);
 }
 
 } // namespace
@@ -292,8 +302,9 @@ int main(int argc, char **argv)
 	so.flow_id = std::random_device{}();
 	CLI::App *recv = app.add_subcommand("recv", "receive messages, check their bytes");
 	CLI::App *send = app.add_subcommand("send", "send messages, time them");
-	add_recv_options(recv, ro);
-	add_send_options(send, so);
+	std::unique_ptr<TransportOptions> recv_transport, send_transport;
+	add_recv_options(recv, ro, recv_transport);
+	add_send_options(send, so, send_transport);
 	try {
 		app.parse(argc, argv);
 	} catch (const CLI::ParseError &e) {
@@ -303,7 +314,12 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	const char *cmd = recv->parsed() ? "recv" : "send";
 	try {
-		return recv->parsed() ? run_recv(ro) : run_send(so);
+		if (recv->parsed()) {
+			apply_transport(*recv_transport, cmd, ro.code, nullptr, &ro.rx);
+			return run_recv(ro);
+		}
+		apply_transport(*send_transport, cmd, so.code, &so.tx, nullptr);
+		return run_send(so);
 	} catch (const std::invalid_argument &e) {
 		std::fprintf(stderr, "unorc %s: %s\n", cmd, e.what());
 		return kExitUsage;

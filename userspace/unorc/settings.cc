@@ -23,6 +23,12 @@ template <typename F> auto with_option(const char *option, F &&f)
 
 } // namespace
 
+namespace {
+
+constexpr const char *kCodeSyntax = "need X+Y (e.g. 8+2), none or auto";
+
+} // namespace
+
 WireLimits parse_code(const std::string &s, size_t len)
 {
 	const size_t plus = s.find('+');
@@ -30,11 +36,24 @@ WireLimits parse_code(const std::string &s, size_t len)
 		return !d.empty() && d.size() <= 3 && std::all_of(d.begin(), d.end(), ::isdigit);
 	};
 	if (plus == std::string::npos || !digits(s.substr(0, plus)) || !digits(s.substr(plus + 1)))
-		throw std::invalid_argument("'" + s + "': need X+Y, e.g. 8+2");
+		throw std::invalid_argument("'" + s + "': " + kCodeSyntax);
 	const WireLimits c = { std::stoi(s.substr(0, plus)), std::stoi(s.substr(plus + 1)), len };
-	// BlockCoder says what it refuses.
-	BlockCoder(c.len, c.x, c.y);
+	// BlockCoder's own checks, without building one.
+	if (const std::string why = BlockCoder::check(c.len, c.x, c.y); !why.empty())
+		throw std::invalid_argument("'" + s + "': " + why);
 	return c;
+}
+
+std::string check_code(const std::string &s)
+{
+	if (s == "auto" || s == "none")
+		return {};
+	try {
+		parse_code(s, kDefaultPayload);
+	} catch (const std::invalid_argument &e) {
+		return e.what();
+	}
+	return {};
 }
 
 CodePolicy code_policy(const CodeSettings &s)
@@ -44,9 +63,9 @@ CodePolicy code_policy(const CodeSettings &s)
 		p.inter_prefixes.push_back(
 			with_option("--inter-prefix", [&] { return parse_prefix(prefix); }));
 	const WireLimits none = { 1, 0, s.payload };
-	if (s.no_code)
+	if (s.code == "none")
 		p.inter = p.intra = none;
-	else if (!s.code.empty())
+	else if (s.code != "auto")
 		p.inter = p.intra = with_option("--code", [&] { return parse_code(s.code, s.payload); });
 	else
 		p = { p.inter_prefixes,

@@ -4,7 +4,8 @@
 // unoperf over UnoRC): the code and the inter-DC prefixes, the sender's
 // and the receiver's knobs with their defaults, and the checks that turn
 // them into the transport's configurations. One place, so that every
-// command refuses the same values with the same words.
+// command refuses the same values with the same words. knobs.h names
+// each setting, for the command lines and [unorc] of /etc/uno/uno.toml.
 #pragma once
 
 #include <cstddef>
@@ -22,11 +23,16 @@ namespace unorc {
 inline constexpr size_t kDefaultPayload = 1400;
 // UDP's largest IPv4 payload, 65507 bytes, less our header.
 inline constexpr size_t kMaxPayload = 65507 - kPacketHeaderSize;
+// The longest RTO and NACK timer, a minute, and the shortest, a
+// twentieth of which is a microsecond.
+inline constexpr uint64_t kMinTimerUs = 20;
+inline constexpr uint64_t kMaxTimerUs = 60'000'000;
 
 // Which code a flow gets. Both ends must agree: the wire carries no code.
 struct CodeSettings {
-	std::string code;     // "X+Y" for every flow; empty: by prefix
-	bool no_code = false; // no parity for any flow
+	// "auto": 8+2 for a peer in an inter prefix, none for the others;
+	// "none": no parity for any flow; "X+Y": that code for every flow.
+	std::string code = "auto";
 	std::vector<std::string> inter_prefixes;
 	size_t payload = kDefaultPayload;
 };
@@ -46,12 +52,22 @@ struct ReceiverSettings {
 	std::string trim_dscp = "62"; // sch_phantom's default, or "off"
 };
 
+// Both ends' settings: what knobs.h's table reads and writes.
+struct Settings {
+	CodeSettings code;
+	SenderSettings tx;
+	ReceiverSettings rx;
+};
+
+// --code: "" if s is auto, none or X+Y with 1 <= X, 0 <= Y and
+// X + Y <= 256, else what is wrong, naming s.
+std::string check_code(const std::string &s);
 // "X+Y" with the payload length; throws std::invalid_argument with what
 // is wrong, BlockCoder's words for a code it refuses.
 WireLimits parse_code(const std::string &s, size_t len);
-// --no-code: none; --code: that one; neither: 8+2 for a peer in an
-// inter prefix, none for the others. Throws std::invalid_argument naming
-// the option.
+// code none: none; X+Y: that one; auto: 8+2 for a peer in an inter
+// prefix, none for the others. Throws std::invalid_argument naming the
+// option.
 CodePolicy code_policy(const CodeSettings &s);
 // "8+2", or "none" without parity.
 std::string code_name(const WireLimits &c);

@@ -22,12 +22,11 @@ template <typename F> std::string error_of(F &&f)
 	return "";
 }
 
-CodeSettings codes(std::string code, bool no_code, std::vector<std::string> prefixes,
+CodeSettings codes(std::string code, std::vector<std::string> prefixes,
 		   size_t payload = kDefaultPayload)
 {
 	CodeSettings s;
 	s.code = std::move(code);
-	s.no_code = no_code;
 	s.inter_prefixes = std::move(prefixes);
 	s.payload = payload;
 	return s;
@@ -44,30 +43,44 @@ TEST(Settings, ParseCode)
 {
 	EXPECT_TRUE(same(parse_code("8+2", 1400), { 8, 2, 1400 }));
 	EXPECT_TRUE(same(parse_code("1+0", 100), { 1, 0, 100 }));
-	EXPECT_EQ(error_of([] { parse_code("8-2", 1400); }), "'8-2': need X+Y, e.g. 8+2");
-	EXPECT_EQ(error_of([] { parse_code("+2", 1400); }), "'+2': need X+Y, e.g. 8+2");
-	EXPECT_EQ(error_of([] { parse_code("1000+2", 1400); }), "'1000+2': need X+Y, e.g. 8+2");
-	EXPECT_NE(error_of([] { parse_code("250+10", 1400); }), ""); // BlockCoder: n > 256
+	EXPECT_EQ(error_of([] { parse_code("8-2", 1400); }),
+		  "'8-2': need X+Y (e.g. 8+2), none or auto");
+	EXPECT_EQ(error_of([] { parse_code("+2", 1400); }),
+		  "'+2': need X+Y (e.g. 8+2), none or auto");
+	EXPECT_EQ(error_of([] { parse_code("1000+2", 1400); }),
+		  "'1000+2': need X+Y (e.g. 8+2), none or auto");
+	// BlockCoder's checks, without ISA-L.
+	EXPECT_EQ(error_of([] { parse_code("250+10", 1400); }),
+		  "'250+10': bad code (250, 10): need 1 <= x, 0 <= y, x + y <= 256");
+	EXPECT_EQ(error_of([] { parse_code("0+2", 1400); }),
+		  "'0+2': bad code (0, 2): need 1 <= x, 0 <= y, x + y <= 256");
+	EXPECT_EQ(error_of([] { parse_code("8+2", 0); }),
+		  "'8+2': bad payload length 0: need 1..65535");
+	EXPECT_EQ(check_code("auto"), "");
+	EXPECT_EQ(check_code("none"), "");
+	EXPECT_EQ(check_code("255+1"), "");
+	EXPECT_EQ(check_code("None"), "'None': need X+Y (e.g. 8+2), none or auto");
+	EXPECT_EQ(check_code(""), "'': need X+Y (e.g. 8+2), none or auto");
 }
 
 TEST(Settings, CodePolicyByPrefixOrForAll)
 {
 	const Endpoint in = parse_endpoint("10.1.2.3:1"), out = parse_endpoint("10.2.0.1:1");
-	const CodePolicy p = code_policy(codes("", false, { "10.1.0.0/16" }, 1000));
+	const CodePolicy p = code_policy(codes("auto", { "10.1.0.0/16" }, 1000));
 	EXPECT_TRUE(p.is_inter(in));
 	EXPECT_FALSE(p.is_inter(out));
 	EXPECT_TRUE(same(p.code_for(in), { 8, 2, 1000 }));
 	EXPECT_TRUE(same(p.code_for(out), { 1, 0, 1000 }));
 
-	const CodePolicy all = code_policy(codes("4+1", false, { "10.1.0.0/16" }));
+	const CodePolicy all = code_policy(codes("4+1", { "10.1.0.0/16" }));
 	EXPECT_TRUE(same(all.code_for(out), { 4, 1, kDefaultPayload }));
 	EXPECT_TRUE(all.is_inter(in)); // the class stays the prefix's
-	const CodePolicy none = code_policy(codes("", true, {}));
+	const CodePolicy none = code_policy(codes("none", {}));
 	EXPECT_TRUE(same(none.code_for(in), { 1, 0, kDefaultPayload }));
 
-	EXPECT_EQ(error_of([] { code_policy(codes("x", false, {})); }),
-		  "--code 'x': need X+Y, e.g. 8+2");
-	EXPECT_NE(error_of([] { code_policy(codes("", false, { "10.1.0.0/33" })); })
+	EXPECT_EQ(error_of([] { code_policy(codes("x", {})); }),
+		  "--code 'x': need X+Y (e.g. 8+2), none or auto");
+	EXPECT_NE(error_of([] { code_policy(codes("auto", { "10.1.0.0/33" })); })
 			  .rfind("--inter-prefix ", 0),
 		  std::string::npos);
 	EXPECT_EQ(code_name({ 8, 2, 1 }), "8+2");
