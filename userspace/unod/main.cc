@@ -4,7 +4,8 @@
 // default congestion control, phantom qdiscs) and keep it applied: on
 // SIGHUP re-read the file and apply only what changed. A broken file is
 // refused with every error and its line: at start unod exits, on reload
-// it keeps the configuration in effect. See unod(8).
+// it keeps the configuration in effect. [unorc], UnoRC's defaults, is
+// checked as the rest and has nothing to apply. See unod(8).
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -20,7 +21,7 @@
 
 namespace {
 
-constexpr const char *kDefaultConfig = "/etc/uno/uno.toml";
+constexpr const char *kDefaultConfig = uno::kDefaultConfigPath;
 
 void log_errors(const std::string &path, const uno::ConfigResult &r, unod::Prio prio)
 {
@@ -61,6 +62,18 @@ int check(const std::string &path)
 	return 0;
 }
 
+// [unorc] is the transport's: unorc and unoperf read it when they start,
+// and unod has nothing of it to apply. Says so when the file sets it.
+void note_unorc(const std::string &what, const uno::Config &c)
+{
+	std::string keys;
+	for (const auto &[key, values] : c.unorc)
+		keys += (keys.empty() ? "" : ", ") + key;
+	unod::log(unod::Prio::Notice,
+		  what + (keys.empty() ? "none" : keys) +
+			  " (unorc and unoperf read [unorc] when they start; nothing to apply)");
+}
+
 void reload(const std::string &path, uno::Config &applied)
 {
 	auto r = uno::load_config(path);
@@ -72,8 +85,14 @@ void reload(const std::string &path, uno::Config &applied)
 		return;
 	}
 	auto plan = uno::plan_config(&applied, *r.config);
+	const bool unorc_changed = r.config->unorc != applied.unorc;
+	if (unorc_changed) {
+		note_unorc("reload: [unorc] now sets ", *r.config);
+		applied.unorc = r.config->unorc;
+	}
 	if (plan.empty()) {
-		unod::log(unod::Prio::Notice, "reload: nothing changed");
+		if (!unorc_changed)
+			unod::log(unod::Prio::Notice, "reload: nothing changed");
 		return;
 	}
 	int failures = unod::apply_plan(plan, *r.config, applied);
@@ -90,6 +109,7 @@ int main(int argc, char **argv)
 Reads the file (TOML; see unod(8) and Documentation/unod.rst), sets the
 tcp_uno/tcp_smartt parameters through their modules' generic netlink families,
 the default congestion control, and phantom root qdiscs on the listed devices.
+[unorc] holds UnoRC's defaults for unorc and unoperf: checked, nothing applied.
 SIGHUP: re-read the file and apply only what changed; a broken file changes
 nothing. SIGTERM/SIGINT: exit, leaving the settings in place.
 
@@ -130,6 +150,8 @@ with --once, a setting the kernel refused; 2 on a bad command line.)");
 	int failures = unod::apply_plan(uno::plan_config(nullptr, *r.config), *r.config, applied);
 	unod::log(failures ? unod::Prio::Warning : unod::Prio::Notice,
 		  "applied " + path + ", " + std::to_string(failures) + " failed");
+	if (!r.config->unorc.empty())
+		note_unorc("[unorc] sets ", *r.config);
 	if (once)
 		return failures ? 1 : 0;
 	notify("READY=1");
