@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // unoctl: show and set the run-time parameters of tcp_uno and tcp_smartt,
-// show phantom qdiscs and the TCP sockets that run our CCs. iproute2's
+// show phantom qdiscs and the TCP sockets that run our CCs, and UnoRC's
+// settings from the configuration file. iproute2's
 // conventions: OBJECT COMMAND [ARGS], -j for JSON, errors on stderr.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,8 +17,10 @@
 #include <net/if.h>
 #include <nlohmann/json.hpp>
 
+#include "config.h"
 #include "params.h"
 #include "phantom_units.h"
+#include "rc.h"
 #include "socket.h"
 
 using nlohmann::json;
@@ -381,6 +385,33 @@ int sock_show(bool all)
 	return kExitOk;
 }
 
+// --- rc ------------------------------------------------------------------
+
+int rc_show(const std::optional<std::string> &given, const std::string &param)
+{
+	const auto path = uno::config_to_read(given);
+	unorc::KnobTexts unorc;
+	if (path) {
+		// Every error, as unod --check prints them; nothing shown.
+		const uno::ConfigResult r = uno::read_config(*path);
+		for (const auto &e : r.errors)
+			fail(uno::format_error(*path, e));
+		if (!r.config)
+			return kExitFail;
+		unorc = r.config->unorc;
+	}
+	try {
+		if (g_opts.json)
+			print_json(unoctl::rc_json(unorc, param, g_opts.details));
+		else
+			std::cout << unoctl::rc_text(unorc, path, uno::kDefaultConfigPath, param,
+						     g_opts.details);
+	} catch (const std::invalid_argument &e) {
+		return fail(e.what(), kExitUsage);
+	}
+	return kExitOk;
+}
+
 constexpr const char *kFooter = R"(
 Examples:
   unoctl cc show                      every parameter of every loaded CC
@@ -389,6 +420,7 @@ Examples:
   unoctl cc set smartt trtt_factor 2048 md_gamma 700
   unoctl qdisc show dev eth0          phantom options and counters
   unoctl sock show                    TCP sockets running uno or smartt
+  unoctl -j rc show                   UnoRC's defaults: [unorc] of /etc/uno/uno.toml
 
 Exit status: 0 success, 1 the kernel refused or failed (the reason on
 stderr), 2 a bad command line, parameter name or value. See unoctl(8).)";
@@ -435,6 +467,17 @@ int main(int argc, char **argv)
 							    "their CC state (inet_diag)");
 	sock_show_cmd->add_flag("-a,--all", all, "every TCP socket");
 
+	auto *rc = app.add_subcommand("rc", "UnoRC's settings (unorc, unoperf --transport unorc)");
+	rc->require_subcommand(1);
+	std::string rc_config, rc_param;
+	auto *rc_show_cmd = rc->add_subcommand(
+		"show", "the settings in effect, from [unorc] of the file or built in: [PARAM]");
+	auto *rc_config_opt = rc_show_cmd->add_option(
+		"-c,--config", rc_config,
+		"configuration file (default: " + std::string(uno::kDefaultConfigPath) +
+			", if it exists)")->type_name("FILE");
+	rc_show_cmd->add_option("param", rc_param, "one setting, e.g. rto-us");
+
 	try {
 		app.parse(argc, argv);
 	} catch (const CLI::CallForHelp &e) {
@@ -453,6 +496,9 @@ int main(int argc, char **argv)
 			return qdisc_show(qdisc_args);
 		if (*sock_show_cmd)
 			return sock_show(all);
+		if (*rc_show_cmd)
+			return rc_show(*rc_config_opt ? std::optional(rc_config) : std::nullopt,
+				       rc_param);
 	} catch (const uno::NlError &e) {
 		return fail(e.what());
 	}

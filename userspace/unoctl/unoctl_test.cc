@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// unoctl rc show, without a kernel: the settings in effect from [unorc]
+// of a configuration file, as JSON and as a table, from the functions
+// and from the command itself.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "rc.h"
+
+using nlohmann::json;
+using unoctl::rc_json;
+using unoctl::rc_text;
+
+namespace {
+
+const unorc::KnobTexts kConfig = {
+	{ "code", { "none" } },
+	{ "inter-prefix", { "10.1.0.0/16", "fd00:1::/48" } },
+	{ "rto-us", { "5000" } },
+	{ "trim-dscp", { "off" } },
+	{ "subflows", { "4" } },
+};
+
+// Every setting, in the table's order: what [unorc] above makes of them.
+const char *const kJson =
+	R"([{"default":"auto","param":"code","side":"both","source":"config","syntax":"X+Y, none or auto","value":"none"},)"
+	R"({"default":[],"param":"inter-prefix","side":"both","source":"config","syntax":"CIDR","value":["10.1.0.0/16","fd00:1::/48"]},)"
+	R"({"default":1400,"max":65467,"min":1,"param":"payload","side":"both","source":"default","syntax":"1..65467 bytes","unit":"bytes","value":1400},)"
+	R"({"default":"auto","max":16,"min":1,"param":"subflows","side":"sender","source":"config","syntax":"auto or 1..16","unit":"","value":4},)"
+	R"({"default":"redraw","param":"repath","side":"sender","source":"default","syntax":"off, redraw or copy_good","value":"redraw"},)"
+	R"({"default":10000,"max":60000000,"min":20,"param":"rto-us","side":"sender","source":"config","syntax":"20..60000000 us","unit":"us","value":5000},)"
+	R"({"default":100000,"max":10000000,"min":1,"param":"link-mbps","side":"sender","source":"default","syntax":"1..10000000 Mbit/s","unit":"Mbit/s","value":100000},)"
+	R"({"default":14,"max":1000000,"min":1,"param":"intra-rtt-us","side":"sender","source":"default","syntax":"1..1000000 us","unit":"us","value":14},)"
+	R"({"default":2000,"max":60000000,"min":20,"param":"ec-wait-us","side":"receiver","source":"default","syntax":"20..60000000 us","unit":"us","value":2000},)"
+	R"({"default":16777216,"max":17179869184,"min":1,"param":"window-bytes","side":"receiver","source":"default","syntax":"1..17179869184 bytes","unit":"bytes","value":16777216},)"
+	R"({"default":256,"max":1048576,"min":1,"param":"max-flows","side":"receiver","source":"default","syntax":"1..1048576","unit":"","value":256},)"
+	R"({"default":62,"max":63,"min":0,"param":"trim-dscp","side":"receiver","source":"config","syntax":"off or 0..63","unit":"","value":"off"}])";
+
+const char *const kToml = R"(# as an operator writes it
+[cc]
+default = "nope"            # unod's to check on its host
+
+[unorc]
+code = "none"
+inter-prefix = ["10.1.0.0/16", "fd00:1::/48"]
+rto-us = 5000
+trim-dscp = "off"
+subflows = 4
+)";
+
+struct Result {
+	int status;
+	std::string out, err;
+};
+
+std::string slurp(const std::string &path)
+{
+	std::ifstream in(path);
+	std::stringstream ss;
+	ss << in.rdbuf();
+	return ss.str();
+}
+
+class RcShow : public testing::Test {
+protected:
+	void SetUp() override
+	{
+		char tmpl[] = "/tmp/unoctl_test_XXXXXX";
+		ASSERT_NE(mkdtemp(tmpl), nullptr);
+		dir_ = tmpl;
+	}
+	void TearDown() override
+	{
+		for (const char *f : { "uno.toml", "out", "err" })
+			unlink((dir_ + "/" + f).c_str());
+		rmdir(dir_.c_str());
+	}
+	std::string write(const std::string &text)
+	{
+		std::ofstream(dir_ + "/uno.toml") << text;
+		return dir_ + "/uno.toml";
+	}
+	// unoctl ARGS, its exit status, stdout and stderr.
+	Result unoctl(const std::string &args)
+	{
+		const std::string cmd = std::string(UNOCTL_BIN) + " " + args + " >" + dir_ + "/out 2>" +
+					dir_ + "/err";
+		const int st = std::system(cmd.c_str());
+		return { WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(dir_ + "/out"), slurp(dir_ + "/err") };
+	}
+
+	std::string dir_;
+};
+
+} // namespace
+
+TEST(RcJson, EverySetting)
+{
+	EXPECT_EQ(rc_json(kConfig, "", false).dump(), kJson);
+}
+
+TEST(RcJson, OneSettingWithItsDescription)
+{
+	EXPECT_EQ(rc_json(kConfig, "rto-us", true).dump(),
+		  R"j([{"default":10000,"description":"retransmission timeout (spec 9.24)","max":60000000,)j"
+		  R"("min":20,"param":"rto-us","side":"sender","source":"config","syntax":"20..60000000 us",)"
+		  R"("unit":"us","value":5000}])");
+	// No file: every value its default.
+	const json all = rc_json({}, "", false);
+	ASSERT_EQ(all.size(), 12u);
+	for (const json &j : all) {
+		EXPECT_EQ(j["value"], j["default"]) << j.dump();
+		EXPECT_EQ(j["source"], "default") << j.dump();
+	}
+	try {
+		rc_json(kConfig, "source-port", false); // the command line's only
+		ADD_FAILURE() << "source-port shown";
+	} catch (const std::invalid_argument &e) {
+		EXPECT_STREQ(e.what(), "rc show: no setting 'source-port' (known: code, inter-prefix, "
+				       "payload, subflows, repath, rto-us, link-mbps, intra-rtt-us, "
+				       "ec-wait-us, window-bytes, max-flows, trim-dscp)");
+	}
+}
+
+TEST(RcText, Table)
+{
+	EXPECT_EQ(rc_text(kConfig, std::string("/etc/uno/uno.toml"), "/etc/uno/uno.toml", "", false),
+		  "config /etc/uno/uno.toml\n"
+		  "param         value                    source   side      values\n"
+		  "code          none                     config   both      X+Y, none or auto\n"
+		  "inter-prefix  10.1.0.0/16 fd00:1::/48  config   both      CIDR\n"
+		  "payload       1400                     default  both      1..65467 bytes\n"
+		  "subflows      4                        config   sender    auto or 1..16\n"
+		  "repath        redraw                   default  sender    off, redraw or copy_good\n"
+		  "rto-us        5000                     config   sender    20..60000000 us\n"
+		  "link-mbps     100000                   default  sender    1..10000000 Mbit/s\n"
+		  "intra-rtt-us  14                       default  sender    1..1000000 us\n"
+		  "ec-wait-us    2000                     default  receiver  20..60000000 us\n"
+		  "window-bytes  16777216                 default  receiver  1..17179869184 bytes\n"
+		  "max-flows     256                      default  receiver  1..1048576\n"
+		  "trim-dscp     off                      config   receiver  off or 0..63\n");
+	EXPECT_EQ(rc_text({}, std::nullopt, "/etc/uno/uno.toml", "inter-prefix", true),
+		  "config none (no /etc/uno/uno.toml): built-in defaults\n"
+		  "param         value                    source   side      values\n"
+		  "inter-prefix  -                        default  both      CIDR\n"
+		  "              inter-DC peers, the remote DCs' prefixes (repeatable): what auto "
+		  "codes (default -)\n");
+}
+
+TEST_F(RcShow, TheCommand)
+{
+	const std::string file = write(kToml);
+	Result r = unoctl("-j rc show -c " + file);
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, std::string(kJson) + "\n");
+	EXPECT_EQ(r.err, "");
+
+	r = unoctl("-j rc show --config " + file + " trim-dscp");
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, R"([{"default":62,"max":63,"min":0,"param":"trim-dscp","side":"receiver",)"
+			 R"("source":"config","syntax":"off or 0..63","unit":"","value":"off"}])"
+			 "\n");
+	r = unoctl("-j -p rc show -c " + file + " code");
+	EXPECT_EQ(r.out, "[\n  {\n    \"default\": \"auto\",\n    \"param\": \"code\",\n"
+			 "    \"side\": \"both\",\n    \"source\": \"config\",\n"
+			 "    \"syntax\": \"X+Y, none or auto\",\n    \"value\": \"none\"\n  }\n]\n");
+	r = unoctl("rc show -c " + file + " rto-us");
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "config " + file + "\n" +
+				 "param         value                    source   side      values\n"
+				 "rto-us        5000                     config   sender    20..60000000 us\n");
+}
+
+TEST_F(RcShow, WhatIsWrong)
+{
+	// A broken file: every error, as unod --check prints them, and nothing.
+	const std::string file = write("[unorc]\nrto-us = 5\ncode = \"9+9+9\"\n");
+	Result r = unoctl("-j rc show -c " + file);
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.out, "");
+	EXPECT_EQ(r.err, "unoctl: " + file + ":2:10: unorc.rto-us: value 5 out of range 20..60000000 us\n" +
+				 "unoctl: " + file +
+				 ":3:8: unorc.code: '9+9+9': need X+Y (e.g. 8+2), none or auto\n");
+	// A file given must be there.
+	r = unoctl("rc show -c " + dir_ + "/none.toml");
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "unoctl: " + dir_ + "/none.toml: cannot read: No such file or directory\n");
+	// An unknown setting is a bad command line.
+	write("");
+	r = unoctl("rc show -c " + file + " rto");
+	EXPECT_EQ(r.status, 2);
+	EXPECT_EQ(r.err, "unoctl: rc show: no setting 'rto' (known: code, inter-prefix, payload, "
+			 "subflows, repath, rto-us, link-mbps, intra-rtt-us, ec-wait-us, window-bytes, "
+			 "max-flows, trim-dscp)\n");
+}
