@@ -11,9 +11,20 @@
 #   -t SEC    default per-test timeout (default 300; a test may ask for
 #             more with a '# uno-timeout: SECONDS' line)
 #
+# Two kinds of VM, booted one after the other when the tests need both:
+# the default one, two vCPUs under TCG, whose clock is the host's; and,
+# for the tests that say '# uno-vm: icount', one vCPU whose clock counts
+# the instructions it executes (qemu -icount shift=0,sleep=off: 1 ns
+# each, and idle time skipped). There every timer fires on time and the
+# host's load changes how long a run takes, never what it measures
+# (Documentation/testing.rst). QEMU runs every vCPU of an icount VM on
+# one thread and never lets a second one run while the first spins, so
+# Linux's SMP bring-up hangs: one vCPU.
+#
 # Environment: KVER (kernel release), UNO_VM_ACCEL (tcg, the default, or
-# kvm), UNO_VM_MEM (MiB, default 2048); UNO_EVAL_* variables are exported
-# to the tests (selftests/eval/lib_eval.sh).
+# kvm), UNO_VM_MEM (MiB, default 2048), UNO_VM_ICOUNT (auto, the default:
+# as each test says; all; none); UNO_EVAL_* variables are exported to the
+# tests (selftests/eval/lib_eval.sh).
 #
 # Exit status: 0 when every test passed or skipped; 1 otherwise.
 set -euo pipefail
@@ -67,11 +78,25 @@ else
 fi
 
 # TCG by default: KVM nested in this workplace's VMs boots the kernel and
-# then hangs (and -cpu host dies on an MSR), so it is opt-in.
+# then hangs (and -cpu host dies on an MSR), so it is opt-in. An icount VM
+# is TCG whatever UNO_VM_ACCEL says.
 accel() {
+	if [ "$1" = icount ]; then
+		echo "-accel tcg -icount shift=0,sleep=off -smp 1"
+		return
+	fi
 	case "${UNO_VM_ACCEL:-tcg}" in
-	kvm) echo "-accel kvm" ;;
-	*) echo "-accel tcg" ;;
+	kvm) echo "-accel kvm -smp 2" ;;
+	*) echo "-accel tcg -smp 2" ;;
+	esac
+}
+
+# clock_of TEST: the VM a test runs in, "icount" or "host".
+clock_of() {
+	case "${UNO_VM_ICOUNT:-auto}" in
+	all) echo icount ;;
+	none) echo host ;;
+	*) grep -qx '# uno-vm: icount' "$top/selftests/$1.sh" && echo icount || echo host ;;
 	esac
 }
 
@@ -90,61 +115,110 @@ fi
 for t in $tests; do
 	rm -rf "${outdir:?}/$(basename "$t")"
 done
-{
-	echo "UNO_TESTS=\"$(echo $tests)\""
-	echo "UNO_SHELL=$shell"
-	echo "UNO_TIMEOUT=$timeout"
-	# The evaluation's settings go through to the tests.
-	env | grep -E '^UNO_EVAL_[A-Z_]*=' | sed 's/^\([^=]*\)=\(.*\)$/export \1="\2"/' || true
-} > "$work/run.conf"
-"$top/selftests/vm/mkinitramfs.sh" "$kver" "$work/initramfs.cpio" "$work/run.conf"
-rm -f "$work/out.img"
-truncate -s 1G "$work/out.img"
 
-qemu=(qemu-system-x86_64 $(accel) -m "${UNO_VM_MEM:-2048}" -smp 2 -nographic -no-reboot
-	-kernel "/boot/vmlinuz-$kver" -initrd "$work/initramfs.cpio"
-	-append "console=ttyS0 loglevel=2 panic=-1 oops=panic=0 net.ifnames=0"
-	-drive "file=$work/out.img,format=raw,if=virtio" -nic none)
+# number_tap: the TAP lines of one VM's run on stdin, each numbered after
+# the $done_tests of the VMs before it, and followed by the seconds it
+# took on the host (its own line gives the VM's).
+number_tap() {
+	local line t0=$SECONDS re='^(not )?ok ([0-9]+) (.*)$'
+	while IFS= read -r line; do
+		if [[ $line =~ $re ]]; then
+			printf '%sok %d %s\n' "${BASH_REMATCH[1]}" $((BASH_REMATCH[2] + done_tests)) \
+				"${BASH_REMATCH[3]}"
+			echo "# $((SECONDS - t0)) s on the host"
+			t0=$SECONDS
+		else
+			printf '%s\n' "$line"
+		fi
+	done
+}
+
+# boot_vm CLOCK TEST...: one VM of that clock runs the tests (all of them
+# for a shell), its console into $work/console-CLOCK.log, its artefacts
+# into $outdir.
+boot_vm() {
+	local clock=$1 budget to t console=$work/console-$1.log
+	shift
+	{
+		echo "UNO_TESTS=\"$*\""
+		echo "UNO_SHELL=$shell"
+		echo "UNO_TIMEOUT=$timeout"
+		# The evaluation's settings go through to the tests.
+		env | grep -E '^UNO_EVAL_[A-Z_]*=' | sed 's/^\([^=]*\)=\(.*\)$/export \1="\2"/' || true
+	} > "$work/run.conf"
+	"$top/selftests/vm/mkinitramfs.sh" "$kver" "$work/initramfs.cpio" "$work/run.conf"
+	rm -f "$work/out.img"
+	truncate -s 1G "$work/out.img"
+	# shellcheck disable=SC2046
+	local qemu=(qemu-system-x86_64 $(accel "$clock") -m "${UNO_VM_MEM:-2048}"
+		-nographic -no-reboot
+		-kernel "/boot/vmlinuz-$kver" -initrd "$work/initramfs.cpio"
+		-append "console=ttyS0 loglevel=2 panic=-1 oops=panic=0 net.ifnames=0"
+		-drive "file=$work/out.img,format=raw,if=virtio" -nic none)
+	if [ $shell = 1 ]; then
+		"${qemu[@]}"
+		return
+	fi
+	# The whole run may take the sum of the timeouts plus boot and slack.
+	budget=60
+	for t in "$@"; do
+		to=$(sed -n 's/^# uno-timeout: *\([0-9][0-9]*\).*/\1/p' "$top/selftests/$t.sh" | head -n 1)
+		budget=$((budget + ${to:-$timeout} + 10))
+	done
+	set +e
+	timeout -s KILL "$budget" "${qemu[@]}" < /dev/null 2>&1 | sed -u 's/\r$//' | tee "$console" |
+		sed -un '/UNO-TAP-BEGIN/,/^UNO-TAP-END/{/UNO-TAP-/d; /^TAP version/d; /^1\.\./d; p}' |
+		number_tap
+	set -e
+	tar -xf "$work/out.img" -C "$outdir" 2>/dev/null || echo "# no artefacts came out of the VM" >&2
+	cat "$console" >> "$outdir/console.log"
+}
+
+host_tests= icount_tests=
+for t in $tests; do
+	case $(clock_of "$t") in
+	icount) icount_tests="$icount_tests $t" ;;
+	*) host_tests="$host_tests $t" ;;
+	esac
+done
 
 if [ $shell = 1 ]; then
-	"${qemu[@]}"
+	boot_vm "$([ "${UNO_VM_ICOUNT:-auto}" = all ] && echo icount || echo host)"
 	exit
 fi
 
-# The whole run may take the sum of the timeouts plus boot and slack.
-budget=60
-for t in $tests; do
-	to=$(sed -n 's/^# uno-timeout: *\([0-9][0-9]*\).*/\1/p' "$top/selftests/$t.sh" | head -n 1)
-	budget=$((budget + ${to:-$timeout} + 10))
-done
-
-console=$work/console.log
-set +e
-timeout -s KILL "$budget" "${qemu[@]}" < /dev/null 2>&1 | sed -u 's/\r$//' | tee "$console" |
-	sed -un '/UNO-TAP-BEGIN/,/^UNO-TAP-END/{/UNO-TAP-/d; p}'
-set -e
-
-tar -xf "$work/out.img" -C "$outdir" 2>/dev/null || echo "# no artefacts came out of the VM" >&2
-cp "$console" "$outdir/console.log"
+: > "$outdir/console.log"
+echo "TAP version 13"
+echo "1..$(echo $tests | wc -w)"
+done_tests=0
+# shellcheck disable=SC2086
+[ -z "$icount_tests" ] || boot_vm icount $icount_tests
+done_tests=$(echo $icount_tests | wc -w)
+# shellcheck disable=SC2086
+[ -z "$host_tests" ] || boot_vm host $host_tests
 
 # Count, and name every test that left no result (VM died or hung).
 passed=0 failed=0 skipped=0 n=0
-for t in $tests; do
+for t in $icount_tests $host_tests; do
 	n=$((n + 1))
-	line=$(grep -E "^(not )?ok $n - " "$console" | head -n 1 || true)
+	case $(clock_of "$t") in
+	icount) k=$n ;;
+	*) k=$((n - done_tests)) ;;
+	esac
+	line=$(grep -E "^(not )?ok $k - " "$work/console-$(clock_of "$t").log" | head -n 1 || true)
 	case "$line" in
-	"ok $n - "*"# SKIP"*) skipped=$((skipped + 1)) ;;
-	"ok $n - "*) passed=$((passed + 1)) ;;
-	"not ok $n - "*) failed=$((failed + 1)) ;;
+	"ok $k - "*"# SKIP"*) skipped=$((skipped + 1)) ;;
+	"ok $k - "*) passed=$((passed + 1)) ;;
+	"not ok $k - "*) failed=$((failed + 1)) ;;
 	*)
 		echo "not ok $n - $(basename "$t") # no result: VM died or hung"
 		failed=$((failed + 1))
 		;;
 	esac
 done
-if grep -qE 'Kernel panic|BUG:|Oops' "$console"; then
+if cat "$work"/console-*.log | grep -qE 'Kernel panic|BUG:|Oops'; then
 	echo "# kernel panic or oops on the console:"
-	grep -E -A5 'Kernel panic|BUG:|Oops' "$console" | head -n 20 | sed 's/^/# /'
+	cat "$work"/console-*.log | grep -E -A5 'Kernel panic|BUG:|Oops' | head -n 20 | sed 's/^/# /'
 	[ $failed -gt 0 ] || failed=1
 fi
 
