@@ -98,9 +98,17 @@ tb_add_ns() {
 	tb_exec "$1" sysctl -qw net.ipv4.tcp_orphan_retries=1
 }
 
-# Per-packet ECN and ACK accounting: no segmentation or receive offloads.
+# Per-packet ECN and ACK accounting: no segmentation or receive offloads,
+# and no GSO in software either: TCP builds GSO packets of up to 1 ms at
+# its pacing rate whatever the device offers (sk_setup_caps() adds
+# NETIF_F_GSO_SOFTWARE) and paces each as one, and the device's software
+# segmentation then sends their segments at once, a burst a veth, which
+# has no line rate, delivers at once too. One segment per packet, each
+# paced: as the papers' hosts pace (the authors' htsim paces every
+# packet at cwnd / base RTT).
 tb_no_offload() {
 	tb_exec "$1" ethtool -K "$2" tso off gso off gro off >/dev/null 2>&1 || true
+	tb_exec "$1" $IP link set dev "$2" gso_max_segs 1 || tb_die "gso_max_segs on $1:$2"
 }
 
 # tb_link NS1 DEV1 ADDR1/LEN NS2 DEV2 ADDR2/LEN
