@@ -31,10 +31,13 @@
 # file make eval collects into build/eval/.
 
 EV_PROFILE=${UNO_EVAL_PROFILE:-check}
+# The intra-DC hops' propagation (Documentation/testing.rst, "The
+# evaluation"): about 1 ms of intra-DC RTT, a BDP of 9 packets at EV_RATE.
+TB_HOST_RTT=${UNO_EVAL_HOST_RTT:-1}
 EV_RATE=${EV_RATE:-300}			# Mbit/s: see Documentation/testing.rst
 EV_LIMIT=1000000			# bytes
-EV_KMIN=30000
-EV_KMAX=90000
+EV_KMIN=${UNO_EVAL_KMIN:-30000}
+EV_KMAX=${UNO_EVAL_KMAX:-90000}
 EV_QDISC_DT=${UNO_EVAL_QDISC_DT:-0.5}		# s between queue samples
 EV_RX_DT=${UNO_EVAL_RX_DT:-0.25}		# s between per-flow byte samples
 EV_C=$((EV_RATE * 125000))		# bytes/s

@@ -10,6 +10,7 @@
 # (Documentation/testing.rst): 0.73 x C paced, 0.78 unpaced, and 0.84
 # without the phantom queue, with no mark at all; the code before Quick
 # Adapt's marked-bytes gate and pacing also ran at 0.75 on the same host.
+# uno-vm: icount
 # uno-timeout: 300
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"

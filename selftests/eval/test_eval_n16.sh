@@ -11,6 +11,7 @@
 # it has delivered that many (at least SECS, at most MAX_SECS): how long
 # that takes depends on the host, which TCG slows by 2-3x from run to run
 # (uno at p = 20 %: 2000 segments a second on a quiet host, 290 on CI's).
+# uno-vm: icount
 # uno-timeout: 600
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"

@@ -4,6 +4,7 @@
 # bottleneck. After 50 inter-DC RTTs uno with the phantom queue runs at
 # >= 0.85 x C, and nothing is dropped, its line-rate initial window
 # included.
+# uno-vm: icount
 # uno-timeout: 300
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"

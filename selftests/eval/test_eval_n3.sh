@@ -16,6 +16,7 @@
 # 24 KB once all eight flows outlived the RPCs, and, in one of six, a
 # median of 20 KB: the backlog, sampled every 0.8 s, was non-zero in 4 of
 # the 6 samples of the RPCs' 5 s.
+# uno-vm: icount
 # uno-timeout: 600
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"

@@ -4,6 +4,7 @@
 # together into one receiver. Uno: every flow finishes, the last within
 # 1.25 x the ideal time (all bytes at C), and the flows share fairly: Jain's
 # index of their mean rates >= 0.95.
+# uno-vm: icount
 # uno-timeout: 600
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"

@@ -9,6 +9,7 @@
 # every 10), is >= 0.9 on average, and the mean intra-DC rate over the mean
 # inter-DC rate lies in [0.75, 1.35]; the last flow ends within 1.25 x the
 # ideal time. smartt-nscc's intra:inter lies in [0.67, 1.5].
+# uno-vm: icount
 # uno-timeout: 900
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"

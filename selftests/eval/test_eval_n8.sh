@@ -5,6 +5,7 @@
 # p99 slowdown advantage over MPRDMA+BBR (dctcp intra, bbr inter) grows
 # with the ratio; at the largest ratio its p99 slowdown is >= 2 x lower; at
 # ratio 8 it may be worse by at most 20 %.
+# uno-vm: icount
 # uno-timeout: 1800
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"

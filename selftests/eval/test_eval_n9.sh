@@ -6,6 +6,7 @@
 # the paper's MPRDMA+BBR baseline (here dctcp intra, bbr inter), uno must
 # give a lower overall p99 FCT, an inter-DC p99 FCT lower by >= 1.3 x, and
 # an intra-DC mean FCT at most 15 % worse.
+# uno-vm: icount
 # uno-timeout: 1500
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"

@@ -5,6 +5,7 @@
 # of small ones (1 x BDP). SMaRTT: large, the last flow completes within
 # 1.10 x the ideal (all bytes at C plus one base RTT) and the FCTs spread
 # by <= 10 % of it; small, within 2.0 x the ideal.
+# uno-vm: icount
 # uno-timeout: 600
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"

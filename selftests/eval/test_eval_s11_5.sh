@@ -11,6 +11,7 @@
 # OVERLAP s, longer if the sampler has not yet taken the 10 readings that
 # make 8 samples with both flows (up to 3 x OVERLAP): a busy host's
 # sampler took one per 2.5 s.
+# uno-vm: icount
 # uno-timeout: 600
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"

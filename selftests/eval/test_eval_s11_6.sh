@@ -9,6 +9,7 @@
 # testbed: 5 s), not the 2 s we first chose: starting an iperf3 flow takes
 # up to a second under TCG, and on a slow host the sampler gets one sample
 # a second (at T = 3 one phase in seven had none).
+# uno-vm: icount
 # uno-timeout: 900
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"

@@ -4,6 +4,7 @@
 # base RTTs of 1 ms and 3 ms (netem on each sender's link) share the
 # bottleneck. SMaRTT, whose fair increase scales with the BDP, keeps their
 # throughput ratio in [0.67, 1.5].
+# uno-vm: icount
 # uno-timeout: 600
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"

@@ -20,6 +20,9 @@
 # Settings (environment, before building a topology):
 #   TB_MTU      MTU of every link (default 4000: see DESIGN.md §3)
 #   TB_WAN_RTT  WAN round-trip delay in ms added by netem (default 10)
+#   TB_HOST_RTT round-trip delay in ms added by netem on the receiver's
+#               link (dumbbell), the intra-DC hops' propagation lumped
+#               into one (default 0: the VM's own)
 #   TB_PREFIX   namespace name prefix (default "uno-")
 #   TB_PACING   how senders pace: tcp, fq or off (tb_pacing; default tcp,
 #               or UNO_EVAL_PACING)
@@ -30,6 +33,7 @@ KSFT_SKIP=4
 
 TB_MTU=${TB_MTU:-4000}
 TB_WAN_RTT=${TB_WAN_RTT:-10}
+TB_HOST_RTT=${TB_HOST_RTT:-0}
 TB_PREFIX=${TB_PREFIX:-uno-}
 TB_PACING=${TB_PACING:-${UNO_EVAL_PACING:-tcp}}
 OUT_DIR=${OUT_DIR:-$(pwd)/out}
@@ -123,12 +127,30 @@ tb_link() {
 	tb_no_offload "$4" "$5"
 }
 
-# tb_wan_delay NS DEV RTT_MS: half the WAN RTT on this end's egress; the
-# queue limit leaves room for a 10 Gbit/s x RTT window so netem never drops.
+# tb_delay NS DEV MS [NETEM_ARGS...]: netem delay MS on this end's egress,
+# and NETEM_ARGS ("loss 1%", "slot 4ms 4ms"); the queue limit leaves room
+# for a 10 Gbit/s x RTT window so netem never drops.
+tb_delay() {
+	_dns=$1 _ddev=$2 _dms=$3
+	shift 3
+	tb_exec "$_dns" $TC qdisc replace dev "$_ddev" root netem delay "${_dms}ms" limit 1000000 "$@" ||
+		tb_die "netem on $_dns:$_ddev"
+}
+
+# tb_wan_delay NS DEV RTT_MS: half the WAN RTT on this end's egress.
 tb_wan_delay() {
-	_one_way=$(tb_calc "$3 / 2")
-	tb_exec "$1" $TC qdisc replace dev "$2" root netem delay "${_one_way}ms" limit 1000000 ||
-		tb_die "netem on $1:$2"
+	tb_delay "$1" "$2" "$(tb_calc "$3 / 2")"
+}
+
+# tb_host_delay [NETEM_ARGS...]: TB_HOST_RTT on the receiver's egress, the
+# ACKs' way, so that the bottleneck stays the ToR's port; NETEM_ARGS add to
+# it ("slot 4ms 4ms"). Without either, no qdisc.
+tb_host_delay() {
+	if [ "$TB_HOST_RTT" = 0 ] && [ $# -eq 0 ]; then
+		tb_exec rcv $TC qdisc del dev eth0 root 2>/dev/null
+		return 0
+	fi
+	tb_delay rcv eth0 "$TB_HOST_RTT" "$@"
 }
 
 # tb_dumbbell N M: N intra-DC and M inter-DC senders, one receiver 'rcv'
@@ -143,6 +165,7 @@ tb_dumbbell() {
 	tb_add_ns rcv
 	tb_link tor p0 10.0.0.254/24 rcv eth0 10.0.0.1/24
 	tb_exec rcv $IP route add default via 10.0.0.254
+	[ "$TB_HOST_RTT" = 0 ] || tb_host_delay
 
 	_i=1
 	while [ $_i -le "$1" ]; do
