@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$plots"
 
 # The scenarios in the order of the specs.
-ORDER="N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8"
+ORDER="N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2"
 
 # table FILE: the scenario's table: a row per variant, its columns, and
 # its checks.
@@ -145,6 +145,45 @@ plot_fct() {
 	echo "![FCT CDF and p99 slowdown by size]($(basename "$plots")/$name-fct.png)"
 }
 
+# plot_loss FILE NAME: message FCT against the loss rate, a line per
+# variant (results labelled VARIANT@LOSS%, with the metric loss_pct): the
+# p99 above, the p50 below, in ms on a log scale, the loss rates evenly
+# spaced.
+plot_loss() {
+	local f=$1 name=$2 p99="" p50="" i=0 n xtics v
+	n=$(jq '[.variants[].metrics.loss_pct // empty] | unique | length' "$f")
+	[ "$n" -gt 0 ] || return 0
+	xtics=$(jq -r '[.variants[].metrics.loss_pct // empty] | unique | to_entries |
+		map("\"\(.value)\" \(.key)") | join(", ")' "$f")
+	for v in $(jq -r '[.variants | keys_unsorted[] | split("@")[0]] |
+		reduce .[] as $x ([]; if index($x) then . else . + [$x] end) | .[]' "$f"); do
+		jq -r --arg v "$v" '([.variants[].metrics.loss_pct // empty] | unique) as $l |
+			.variants | to_entries[] | select(.key | startswith($v + "@")) | .value.metrics |
+			select(.loss_pct != null) | .loss_pct as $x |
+			"\($l | index($x)) \(.p99_fct_ms // "NaN") \(.p50_fct_ms // "NaN")"' "$f" |
+			sort -n > "$tmp/$name-l$i.dat"
+		p99="$p99${p99:+, }'$tmp/$name-l$i.dat' using 1:2 with linespoints title '$v'"
+		p50="$p50${p50:+, }'$tmp/$name-l$i.dat' using 1:3 with linespoints title '$v'"
+		i=$((i + 1))
+	done
+	gnuplot <<-EOF
+	set terminal pngcairo noenhanced size 900,700 font ',9'
+	set output '$plots/$name-loss.png'
+	set multiplot layout 2,1
+	set xtics ($xtics)
+	set xrange [-0.5:$n - 0.5]
+	set logscale y
+	set xlabel 'loss rate (%)'
+	set key outside right
+	set ylabel 'p99 FCT (ms)'
+	plot $p99
+	set ylabel 'p50 FCT (ms)'
+	plot $p50
+	unset multiplot
+	EOF
+	echo "![message FCT against the loss rate]($(basename "$plots")/$name-loss.png)"
+}
+
 {
 	cat <<-'EOF'
 	# Evaluation results
@@ -185,6 +224,7 @@ plot_fct() {
 		N4 | N5 | N6 | S11.3 | S11.5 | S11.6) plot_rates "$f" "$name" ;;
 		N3) plot_queue "$f" "$name" ;;
 		N9) plot_fct "$f" "$name" ;;
+		RC1) plot_loss "$f" "$name" ;;
 		esac
 		echo
 	done

@@ -18,6 +18,8 @@
 #   dctcp+bbr      dctcp intra-DC and bbr inter-DC: the paper's
 #                  MPRDMA+BBR baseline (Uno Sec. 5.1) with our Linux
 #                  stand-ins
+#   unorc*         UnoRC messages over UDP, run by UnoCC (lib_rc.sh), on
+#                  uno's port
 #
 # Every port is the phantom qdisc shaping to EV_RATE with a 1 MB real queue
 # (the paper's buffer: 1 MiB per port in Uno Sec. 5.1, 10^6 B in the
@@ -56,6 +58,7 @@ ev_variants() {
 ev_cc() {
 	case "$1" in
 	uno-*) echo uno ;;
+	unorc*) echo uno ;;	# UnoRC's UnoCC (lib_rc.sh), not a TCP CC
 	smartt-*) echo smartt ;;
 	dctcp+bbr) [ "$2" = inter ] && echo bbr || echo dctcp ;;
 	*) echo "$1" ;;
@@ -98,7 +101,7 @@ ev_port() {
 	fi
 	$TC -n "$(tb_ns "$TB_BOTTLENECK_NS")" qdisc del dev "$TB_BOTTLENECK_DEV" root 2>/dev/null
 	case "$1" in
-	uno) tb_bottleneck_phantom $EV_RATE limit $EV_LIMIT ecn-min $EV_LIMIT \
+	uno | unorc*) tb_bottleneck_phantom $EV_RATE limit $EV_LIMIT ecn-min $EV_LIMIT \
 		ecn-max $EV_LIMIT phantom-rate 90% phantom-size $EV_PQ_SIZE \
 		phantom-min $((EV_PQ_SIZE * 2 / 100)) \
 		phantom-max $((EV_PQ_SIZE * 60 / 100)) ;;

@@ -142,6 +142,17 @@ tb_wan_delay() {
 	tb_delay "$1" "$2" "$(tb_calc "$3 / 2")"
 }
 
+# tb_wan_loss PCT: random loss, PCT % of the packets each on its own
+# (netem), on the dumbbell's WAN toward the ToR (bor:wan0): the inter-DC
+# senders' data. Its half of TB_WAN_RTT stays as tb_wan_delay set it, and
+# the other way, the receiver's ACKs, stays loss-free. 0: no loss.
+tb_wan_loss() {
+	_loss=
+	[ "$(tb_calc "$1 > 0")" = 1 ] && _loss="loss $1%"
+	# shellcheck disable=SC2086
+	tb_delay bor wan0 "$(tb_calc "$TB_WAN_RTT / 2")" $_loss
+}
+
 # tb_host_delay [NETEM_ARGS...]: TB_HOST_RTT on the receiver's egress, the
 # ACKs' way, so that the bottleneck stays the ToR's port; NETEM_ARGS add to
 # it ("slot 4ms 4ms"). Without either, no qdisc.
