@@ -15,7 +15,7 @@
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 
-WINDOW=$(ev_pick 5 10)
+WINDOW=$(ev_pick 3 10)
 
 tb_dumbbell 1 0
 ev_init N1

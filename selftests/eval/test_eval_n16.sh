@@ -16,7 +16,7 @@
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 
-SECS=$(ev_pick 6 10)
+SECS=$(ev_pick 2 10)
 SAMPLE=10000
 MAX_SECS=60
 

@@ -10,12 +10,12 @@
 # >= 1.5 x and its p99 >= 4 x over uno without it (paper: 2 x and 8 x),
 # and with it the real backlog has median 0 and p90 <= 2 MTU. The median
 # is measured exactly, as the share of the RPCs' span in which the port
-# held no packet (its empty_ns counter), at least 0.5. All four are
-# claims (ev_claim) in make check: clean runs measured 12 x / 6.9 x and
-# 1.02 x / 2.7 x, as the long flows left more or less queue, a p90 of
-# 24 KB once all eight flows outlived the RPCs, and, in one of six, a
-# median of 20 KB: the backlog, sampled every 0.8 s, was non-zero in 4 of
-# the 6 samples of the RPCs' 5 s.
+# held no packet (its empty_ns counter), at least 0.5. The mean gain is a
+# check in make check (three reduced runs in the icount VM: 1.73-1.81 x);
+# the other three are claims (ev_claim): the p99 gain measured 1.77-2.15 x
+# there (Documentation/testing.rst, "Findings", has why), and host-clock
+# runs found a p90 of 24 KB once all eight flows outlived the RPCs and,
+# in one of six, a median of 20 KB.
 # uno-vm: icount
 # uno-timeout: 600
 . "$(dirname "$0")/../lib/testbed.sh"
@@ -65,7 +65,7 @@ done
 if [ -f "$TB_RUN/ev-uno.json" ] && [ -f "$TB_RUN/ev-uno-nophantom.json" ]; then
 	EV_LABEL=uno
 	on=$TB_RUN/ev-uno.json off=$TB_RUN/ev-uno-nophantom.json
-	ev_claim rpc_mean_fct_gain "$(jq -n --slurpfile a "$off" --slurpfile b "$on" \
+	ev_check rpc_mean_fct_gain "$(jq -n --slurpfile a "$off" --slurpfile b "$on" \
 		'$a[0].metrics.rpc_mean_fct_us / $b[0].metrics.rpc_mean_fct_us')" ">=" 1.5
 	ev_claim rpc_p99_fct_gain "$(jq -n --slurpfile a "$off" --slurpfile b "$on" \
 		'$a[0].metrics.rpc_p99_fct_us / $b[0].metrics.rpc_p99_fct_us')" ">=" 4

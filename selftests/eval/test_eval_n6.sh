@@ -9,12 +9,15 @@
 # every 10), is >= 0.9 on average, and the mean intra-DC rate over the mean
 # inter-DC rate lies in [0.75, 1.35]; the last flow ends within 1.25 x the
 # ideal time. smartt-nscc's intra:inter lies in [0.67, 1.5].
+# In make check the FCT bound is a claim (ev_claim): four reduced runs in
+# the icount VM measured 1.14-1.25 x ideal (Jain 0.99, intra:inter
+# 1.09-1.18, smartt-nscc's 0.96-1.14).
 # uno-vm: icount
 # uno-timeout: 900
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 
-SIZE=$(ev_pick 12000000 40000000)
+SIZE=$(ev_pick 20000000 40000000)
 
 tb_dumbbell 4 4
 ev_init N6
@@ -49,15 +52,15 @@ for v in $(ev_variants $(ev_pick "uno smartt-nscc" "uno uno-nophantom smartt sma
 	m=$TB_RUN/ev-$v.json
 	if [ "$v" = smartt-nscc ]; then
 		# NSCC's network-wide target delay (uec.cpp) makes it RTT-fair.
-		ev_claim intra_over_inter "$(jq .metrics.intra_over_inter "$m")" ">=" 0.67
-		ev_claim intra_over_inter_upper "$(jq .metrics.intra_over_inter "$m")" "<=" 1.5
+		ev_check intra_over_inter "$(jq .metrics.intra_over_inter "$m")" ">=" 0.67
+		ev_check intra_over_inter_upper "$(jq .metrics.intra_over_inter "$m")" "<=" 1.5
 	fi
 	[ "$v" = uno ] || continue
 	ev_check flows_completed "$(jq .metrics.flows_completed "$m")" "==" 8
-	ev_claim window_samples "$(jq .metrics.samples "$m")" ">=" 4
-	ev_claim jain_mean "$(jq .metrics.jain_mean "$m")" ">=" 0.9
-	ev_claim intra_over_inter "$(jq .metrics.intra_over_inter "$m")" ">=" 0.75
-	ev_claim intra_over_inter_upper "$(jq .metrics.intra_over_inter "$m")" "<=" 1.35
+	ev_check window_samples "$(jq .metrics.samples "$m")" ">=" 4
+	ev_check jain_mean "$(jq .metrics.jain_mean "$m")" ">=" 0.9
+	ev_check intra_over_inter "$(jq .metrics.intra_over_inter "$m")" ">=" 0.75
+	ev_check intra_over_inter_upper "$(jq .metrics.intra_over_inter "$m")" "<=" 1.35
 	ev_claim fct_over_ideal "$(jq .metrics.fct_over_ideal "$m")" "<=" 1.25
 done
 ev_finish "4 intra-DC + 4 inter-DC flows of $SIZE B start together into one receiver." \

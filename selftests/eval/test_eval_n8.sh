@@ -4,7 +4,9 @@
 # (ev_mix) with the WAN RTT set to 8, 32 and 128 x the intra-DC RTT. Uno's
 # p99 slowdown advantage over MPRDMA+BBR (dctcp intra, bbr inter) grows
 # with the ratio; at the largest ratio its p99 slowdown is >= 2 x lower; at
-# ratio 8 it may be worse by at most 20 %.
+# ratio 8 it may be worse by at most 20 %. In make check the bound at
+# ratio 8 is a check (three reduced runs in the icount VM: 6.5-13.9 x
+# better), the other two are claims (ev_claim).
 # uno-vm: icount
 # uno-timeout: 1800
 . "$(dirname "$0")/../lib/testbed.sh"
@@ -47,7 +49,7 @@ done
 # The comparisons need uno and dctcp+bbr (UNO_EVAL_VARIANTS may leave one out).
 [ -s "$TB_RUN/gains" ] || ev_finish "$desc" "$claims" "$cols"
 EV_LABEL=uno@$(head -n 1 "$TB_RUN/gains" | cut -d' ' -f1)
-ev_claim p99_slowdown_gain_over_dctcp+bbr "$(head -n 1 "$TB_RUN/gains" | cut -d' ' -f2)" ">=" 0.8
+ev_check p99_slowdown_gain_over_dctcp+bbr "$(head -n 1 "$TB_RUN/gains" | cut -d' ' -f2)" ">=" 0.8
 EV_LABEL=uno@$last
 ev_claim gain_grows_with_ratio "$(awk 'NR > 1 && $2 < prev { bad = 1 } { prev = $2 } END { print bad + 0 }' \
 	"$TB_RUN/gains")" "==" 0

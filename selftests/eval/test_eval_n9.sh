@@ -5,7 +5,11 @@
 # inter-DC WebSearch sizes, from 4 intra- and 4 inter-DC senders). Against
 # the paper's MPRDMA+BBR baseline (here dctcp intra, bbr inter), uno must
 # give a lower overall p99 FCT, an inter-DC p99 FCT lower by >= 1.3 x, and
-# an intra-DC mean FCT at most 15 % worse.
+# an intra-DC mean FCT at most 15 % worse. In make check the intra-DC
+# mean is a check (three reduced runs in the icount VM: 4.5-7.9 x
+# better), the p99s are claims (ev_claim): they measured 0.30-0.44 x and
+# 0.26-0.29 x inter-DC, as WebSearch's largest inter-DC flows are 73 of
+# our inter-DC BDPs (Documentation/testing.rst, "Findings").
 # uno-vm: icount
 # uno-timeout: 1500
 . "$(dirname "$0")/../lib/testbed.sh"
@@ -31,7 +35,7 @@ for load in $LOADS; do
 	ratio() { jq -n --slurpfile b "$base" --slurpfile u "$uno" "\$b[0].metrics.$1 / \$u[0].metrics.$1"; }
 	ev_claim p99_fct_gain_over_dctcp+bbr "$(ratio p99_fct_us)" ">" 1
 	ev_claim inter_p99_fct_gain_over_dctcp+bbr "$(ratio inter_p99_fct_us)" ">=" 1.3
-	ev_claim intra_mean_fct_gain_over_dctcp+bbr "$(ratio intra_mean_fct_us)" ">=" 0.85
+	ev_check intra_mean_fct_gain_over_dctcp+bbr "$(ratio intra_mean_fct_us)" ">=" 0.85
 done
 ev_finish "Realistic mix, $DURATION_MS ms of Poisson arrivals at $(echo $LOADS | sed 's/ / and /') x C; AliStorage intra-DC, WebSearch inter-DC sizes." \
 	'[{"metric":"p99_fct_us","paper":"1.4 x lower at 40 %, 31 % lower at 60 % than MPRDMA+BBR","ours":"lower than dctcp+bbr"},

@@ -8,20 +8,19 @@
 # on the first ACK of a bunch reads a delivered window as an incast; uno
 # measures over two periods (qa_window_pct=200) and asks for half the
 # window's bytes marked (qa_mark_pct=50) so that it does not.
-# Bunched, uno's Quick Adapt never cuts; and (claims, see below) uno does
-# at least as well as dctcp in the same run and keeps >= 0.9 x its quiet
-# utilisation. On a 2 GHz host the quiet inter-DC flow itself varied from
-# 0.36 to 0.57 x C between two runs with no Quick Adapt cut, more than
-# either ratio's margin (bunched over dctcp: 1.18, 0.84 and 0.95 in three
-# runs): the ratios are recorded, and fail the run only in the full
-# profile.
+# Bunched, uno's Quick Adapt never cuts, and uno does at least as well as
+# dctcp in the same run (2.84-2.99 x in four runs in the icount VM). It
+# should keep >= 0.9 x its quiet utilisation: a claim (ev_claim, failing
+# only the full profile), measured at 0.76-0.78, as the held ACKs inflate
+# uno's RTT samples and its MDs count as full rather than phantom-only
+# (Documentation/testing.rst, "Findings").
 # uno-vm: icount
 # uno-timeout: 420
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../eval/lib_eval.sh"
 
 SLOT_MS=${SLOT_MS:-4}
-WINDOW=$(ev_pick 6 15)
+WINDOW=$(ev_pick 3 15)
 
 tb_dumbbell 1 1	# h1 only measures the intra-DC RTT
 ev_init ACKBUNCH
@@ -47,7 +46,7 @@ done
 EV_LABEL=uno-bunched
 ev_check qa_cuts "$(jq .metrics.uno_qa_cuts "$TB_RUN/ev-uno-bunched.json")" "==" 0
 ev_claim bunched_over_quiet "$(tb_calc "$(util uno-bunched) / $(util uno-quiet)")" ">=" 0.9
-ev_claim bunched_over_dctcp "$(tb_calc "$(util uno-bunched) / $(util dctcp-bunched)")" ">=" 1
+ev_check bunched_over_dctcp "$(tb_calc "$(util uno-bunched) / $(util dctcp-bunched)")" ">=" 1
 ev_finish "One inter-DC flow, ACKs released every $SLOT_MS ms (netem slot) or not, ${WINDOW} s." \
 	'[{"metric":"utilisation","paper":"(TCP port) no Quick Adapt cut from bunched ACKs","ours":"bunched >= 0.9 x quiet, >= dctcp"}]' \
 	'[["utilisation","utilisation"],["uno_qa_cuts","uno QA cuts"],["uno_md_cuts","uno MDs"],
