@@ -33,6 +33,11 @@ uint64_t us_of(uint64_t ns)
 	return ns / 1000;
 }
 
+uint32_t mss_of(const FlowConfig &cfg)
+{
+	return static_cast<uint32_t>(cfg.code.len);
+}
+
 // An RTT sample in us, as uno_ack takes it: -1 for none.
 int32_t rtt_us_of(const AckInfo &info)
 {
@@ -78,6 +83,16 @@ SenderConfig sender_config(const FlowConfig &cfg, const Paths &paths)
 		lb.entropy.push_back(paths.entropy(static_cast<uint16_t>(k)));
 	return { .flow_id = cfg.flow_id, .code = cfg.code, .rto_ns = cfg.rto_ns,
 		 .subflows = paths.count(), .lb = std::move(lb) };
+}
+
+std::unique_ptr<FlowCc> flow_cc(const FlowConfig &cfg, uint64_t now_ns)
+{
+	try {
+		return make_cc(cfg.law, cfg.cc, cfg.smartt, mss_of(cfg), now_ns);
+	} catch (const std::invalid_argument &e) {
+		throw std::invalid_argument("unorc: flow " + std::to_string(cfg.flow_id) + " " +
+					    e.what());
+	}
 }
 
 uint32_t max_blocks(const ReceiverOptions &opt, const WireLimits &code)
@@ -167,15 +182,11 @@ const WireLimits &CodePolicy::code_for(const Endpoint &peer) const
 	return is_inter(peer) ? inter : intra;
 }
 
-// The flow starts as tcp_uno_init() starts a connection whose handshake
-// gave no RTT (UDP has none): the window at its floor until the first
-// ACK's RTT sample starts UnoCC at one BDP (uno_update_base()).
 SenderFlow::SenderFlow(const FlowConfig &cfg, std::unique_ptr<Paths> paths, uint64_t now_ns)
 	: cfg_(cfg), sender_(sender_config(cfg, *paths), now_ns), paths_(std::move(paths)),
+	  cc_(flow_cc(cfg, now_ns)),
 	  buf_(kPacketHeaderSize + cfg.code.len)
 {
-	uno_init(&cc_, cfg_.cc, static_cast<uint32_t>(cfg_.code.len), UNO_RTT_NONE,
-		 static_cast<uint32_t>(us_of(now_ns)), 0);
 	next_scan_ns_ = now_ns + cfg_.rto_ns / kTimerDiv;
 }
 
@@ -184,7 +195,7 @@ void SenderFlow::send_message(uint32_t msg_id, std::span<const uint8_t> bytes, u
 	// Nothing outstanding: transmission restarts after idle, the
 	// module's CA_EVENT_TX_START.
 	if (sender_.blocks_held() == 0)
-		uno_on_tx_start(&cc_, cfg_.cc, static_cast<uint32_t>(us_of(now_ns)));
+		cc_->on_tx_start(now_ns);
 	sender_.send_message(msg_id, bytes);
 	pending_[msg_id] = { bytes.size(), now_ns };
 }
@@ -220,7 +231,10 @@ void SenderFlow::on_reply(const uint8_t *buf, size_t len, uint64_t now_ns)
 	if (n->trimmed)
 		return on_trim_nack(*n, now_ns);
 	const uint64_t bad = sender_.counters().bad_nacks;
-	sender_.on_nack(*n, now_ns);
+	// The packets it queued again are lost: SMaRTT's losses (cc.h).
+	if (const int lost = sender_.on_nack(*n, now_ns))
+		cc_->on_nack(now_ns, static_cast<uint32_t>(lost) * mss_of(cfg_),
+			     sender_.in_flight_bytes());
 	// A NACK of a block not yet complete re-paths (spec 6.3); one of a
 	// block never sent is no trigger.
 	if (sender_.counters().bad_nacks == bad && sender_.holds(n->block_id))
@@ -229,20 +243,22 @@ void SenderFlow::on_reply(const uint8_t *buf, size_t len, uint64_t now_ns)
 
 // A switch trimmed one of our packets: Sender queues it ahead of new
 // packets, and run() sends it as the window and the pacer allow. The
-// packet left the window as the NACK landed it. UnoCC takes no trim
-// event: spec 3.4's on_trim_nack is "not used" (Uno does not rely on
-// trimming; its congestion signal is ECN, which the trimmed header
-// does not carry, the qdisc turning CE into ECT(0)). SMaRTT's
-// smartt_on_nack() is that event, once smartt_core.h drives a flow here.
+// packet left the window as the NACK landed it. SMaRTT's and NSCC's
+// smartt_on_nack() and nscc_on_nack() are that event; UnoCC takes none:
+// spec 3.4's on_trim_nack is "not used" (Uno does not rely on trimming;
+// its congestion signal is ECN, which the trimmed header does not carry,
+// the qdisc turning CE into ECT(0)). A TRIMMED NACK Sender ignores (its
+// packet ACKed, already queued, its block complete) is no event.
 // Nor does a trim re-path: it says the port was full, not that the path
 // is bad, and spec 5.1's triggers are a block's NACK and the RTO.
 void SenderFlow::on_trim_nack(const Nack &n, uint64_t now_ns)
 {
 	stats_.trim_nacks++;
-	sender_.on_nack(n, now_ns);
+	if (sender_.on_nack(n, now_ns))
+		cc_->on_trim(now_ns, mss_of(cfg_), sender_.in_flight_bytes());
 }
 
-// One ACK for UnoCC, as tcp_uno_cong_control() builds it from TCP's.
+// One ACK for the flow's law, as the modules' cong_control take TCP's.
 void SenderFlow::on_ack(const Ack &a, uint64_t now_ns)
 {
 	// The window was not what held sending back: the module's
@@ -252,7 +268,7 @@ void SenderFlow::on_ack(const Ack &a, uint64_t now_ns)
 	const AckInfo info = sender_.on_ack(a, now_ns);
 	stats_.acks++;
 	if (sender_.counters().bad_acks != bad)
-		return; // a packet never sent: nothing for UnoCC
+		return; // a packet never sent: nothing for the law
 	const int32_t sample = rtt_us_of(info);
 	if (sample >= 0) {
 		const uint32_t rtt = static_cast<uint32_t>(sample);
@@ -260,42 +276,38 @@ void SenderFlow::on_ack(const Ack &a, uint64_t now_ns)
 		// TCP's srtt: gain 1/8 (RFC 6298).
 		srtt_us_ = srtt_us_ ? srtt_us_ - srtt_us_ / 8 + rtt / 8 : rtt;
 	}
-	const uno_ack ua = cc_ack(info, app_limited, now_ns);
-	uno_on_ack(&cc_, cfg_.cc, &ua);
+	cc_->on_ack(cc_ack(info, app_limited, now_ns));
 	stats_.max_cwnd = std::max(stats_.max_cwnd, cwnd_bytes());
 }
 
 // The echoed tx timestamp gives every ACK, of a resent packet too, its
 // own transmission's RTT: no Karn ambiguity. The min RTT is the flow's
 // since it started (TCP's filter keeps 5 minutes; our flows are shorter).
-uno_ack SenderFlow::cc_ack(const AckInfo &info, bool app_limited, uint64_t now_ns) const
+CcAck SenderFlow::cc_ack(const AckInfo &info, bool app_limited, uint64_t now_ns) const
 {
-	uno_ack a = {};
-	a.now_us = static_cast<uint32_t>(us_of(now_ns));
-	a.acked = static_cast<uint32_t>(info.acked_bytes);
-	a.rtt_us = rtt_us_of(info);
-	a.min_rtt_us = min_rtt_us_;
-	a.srtt_us = srtt_us_;
-	a.sent = static_cast<uint32_t>(stats_.bytes_sent);
-	a.mss = static_cast<uint32_t>(cfg_.code.len);
-	a.ece = info.ecn_ce;
-	a.app_limited = app_limited;
-	return a;
+	return { .now_ns = now_ns,
+		 .acked = static_cast<uint32_t>(info.acked_bytes),
+		 .rtt_us = rtt_us_of(info),
+		 .ce = info.ecn_ce,
+		 .app_limited = app_limited,
+		 .min_rtt_us = min_rtt_us_,
+		 .srtt_us = srtt_us_,
+		 .sent = stats_.bytes_sent,
+		 .in_flight = sender_.in_flight_bytes() };
 }
 
-// An RTO, as the module's CA_EVENT_LOSS: one uno_on_timeout() of one MSS
-// per timeout event, which leaves the window alone unless rto_cwnd_cut
-// (loss is no congestion signal in Uno, spec 3.4), and one re-path.
+// An RTO, as the modules' CA_EVENT_LOSS: the law takes the packets timed
+// out (UnoCC one MSS per event, cc.h), and one re-path.
 void SenderFlow::scan(uint64_t now_ns)
 {
 	if (now_ns < next_scan_ns_)
 		return;
 	next_scan_ns_ = now_ns + std::max<uint64_t>(cfg_.rto_ns / kTimerDiv, 1);
-	if (sender_.scan(now_ns) == 0)
+	const int lost = sender_.scan(now_ns);
+	if (!lost)
 		return;
 	stats_.rto_events++;
-	uno_on_timeout(&cc_, cfg_.cc, static_cast<uint32_t>(cfg_.code.len),
-		       static_cast<uint32_t>(cfg_.code.len));
+	cc_->on_rto(static_cast<uint32_t>(lost) * mss_of(cfg_));
 	repath(now_ns);
 }
 
@@ -356,7 +368,8 @@ bool SenderFlow::transmit(uint64_t now_ns)
 		stats_.send_failures++;
 	stats_.packets_sent++;
 	stats_.bytes_sent += o->payload.size();
-	// The pacer: uno_pacing_rate() bytes per second, cwnd / base RTT.
+	// The pacer: the law's pacing rate, bytes per second (UnoCC's is
+	// cwnd / base RTT).
 	const uint64_t rate = pacing_rate();
 	if (rate) {
 		const uint64_t behind = now_ns > kPaceSlackNs ? now_ns - kPaceSlackNs : 0;

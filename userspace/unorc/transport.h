@@ -5,16 +5,18 @@
 //
 // A Loop polls the sockets of its tasks (ppoll, with a nanosecond timeout
 // computed from what each task next needs) and runs them. A SenderFlow is
-// one flow's sending end: a Sender, an UnoCC state from
-// kernel/core/uno_core.h (the module's, unchanged) that sets the window
-// and the pacing rate, and the Paths its sub-flows leave by, which NACKs
-// and RTOs re-path by UnoLB's rule (kernel/core/unolb_core.h). A
-// ReceiverTransport is one UDP socket with a Receiver per peer flow.
+// one flow's sending end: a Sender, a congestion control that sets the
+// window and the pacing rate (cc.h: UnoCC from kernel/core/uno_core.h, or
+// SMaRTT or NSCC from smartt_core.h, the modules' laws unchanged), and the
+// Paths its sub-flows leave by, which NACKs and RTOs re-path by UnoLB's
+// rule (kernel/core/unolb_core.h). A ReceiverTransport is one UDP socket
+// with a Receiver per peer flow.
 //
 // The window counts payload bytes of DATA and PARITY packets, new and
 // resent alike (spec 6.3: they consume window like data), and the MSS
-// UnoCC is given is the code's payload length: TCP's window and mss_cache
-// count payload bytes too, so the module's law sees the same units.
+// the law is given is the code's payload length: TCP's window and
+// mss_cache count payload bytes too, so the modules' laws see the same
+// units.
 #pragma once
 
 #include <array>
@@ -33,7 +35,7 @@
 #include "receiver.h"
 #include "sender.h"
 
-#include "uno_core.h"
+#include "cc.h"
 
 namespace unorc {
 
@@ -98,8 +100,18 @@ struct FlowConfig {
 	uint32_t flow_id = 0;
 	WireLimits code = { BlockCoder::kDefaultData, BlockCoder::kDefaultParity, 0 };
 	uint64_t rto_ns = 0;
-	const uno_params *cc = nullptr; // shared by flows, as the module's
+	// UnoCC's parameters, shared by flows as the module's: its law's, and
+	// UnoLB's RTT_intra whatever the law.
+	const uno_params *cc = nullptr;
+	CcLaw law = CcLaw::Uno;
+	const smartt_params *smartt = nullptr; // SMaRTT's and NSCC's, shared alike
 	unolb_mode repath = UNOLB_REPATH_REDRAW; // spec 5.1 and 9.25
+};
+
+// The flow's congestion control as it stands.
+struct CcStatus {
+	CcLaw law;
+	uint32_t base_rtt_us; // 0 before the first RTT sample
 };
 
 struct FlowStats {
@@ -129,7 +141,8 @@ struct Completion {
 
 class SenderFlow : public Task {
 public:
-	// Throws std::invalid_argument on a config Sender refuses or no cc.
+	// Throws std::invalid_argument on a config Sender refuses, no cc, or
+	// no smartt for a SMaRTT or NSCC flow.
 	SenderFlow(const FlowConfig &cfg, std::unique_ptr<Paths> paths, uint64_t now_ns);
 
 	// Queues a message, as Sender::send_message().
@@ -143,17 +156,17 @@ public:
 	uint64_t run(uint64_t now_ns) override;
 
 	const Sender &sender() const { return sender_; }
-	const uno_state &cc() const { return cc_; }
-	uint64_t cwnd_bytes() const { return uno_cwnd_bytes(&cc_); }
+	CcStatus cc() const { return { cc_->law(), cc_->base_rtt_us() }; }
+	uint64_t cwnd_bytes() const { return cc_->cwnd_bytes(); }
 	// 0 before the first RTT sample: unpaced, the window at its floor.
-	uint64_t pacing_rate() const { return uno_pacing_rate(&cc_); }
+	uint64_t pacing_rate() const { return cc_->pacing_rate(); }
 	const FlowStats &stats() const { return stats_; }
 
 private:
 	void on_reply(const uint8_t *buf, size_t len, uint64_t now_ns);
 	void on_ack(const Ack &a, uint64_t now_ns);
 	void on_trim_nack(const Nack &n, uint64_t now_ns);
-	uno_ack cc_ack(const AckInfo &info, bool app_limited, uint64_t now_ns) const;
+	CcAck cc_ack(const AckInfo &info, bool app_limited, uint64_t now_ns) const;
 	void scan(uint64_t now_ns);
 	void repath(uint64_t now_ns);
 	bool transmit(uint64_t now_ns);
@@ -162,7 +175,7 @@ private:
 	FlowConfig cfg_;
 	Sender sender_;
 	std::unique_ptr<Paths> paths_;
-	uno_state cc_ = {};
+	std::unique_ptr<FlowCc> cc_;
 	uint32_t min_rtt_us_ = UNO_RTT_NONE;
 	uint32_t srtt_us_ = 0;
 	uint64_t next_send_ns_ = 0;
