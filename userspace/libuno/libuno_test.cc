@@ -328,6 +328,7 @@ repath = "copy_good"
 rto-us = 5000
 link-mbps = 25000
 intra-rtt-us = 20
+cc = "nscc"
 ec-wait-us = 1000
 window-bytes = 8388608
 max-flows = 1000
@@ -347,6 +348,7 @@ TEST(ConfigUnorc, EveryKey)
 		{ "rto-us", { "5000" } },
 		{ "link-mbps", { "25000" } },
 		{ "intra-rtt-us", { "20" } },
+		{ "cc", { "nscc" } },
 		{ "ec-wait-us", { "1000" } },
 		{ "window-bytes", { "8388608" } },
 		{ "max-flows", { "1000" } },
@@ -389,7 +391,7 @@ struct BadUnorc {
 };
 
 const char *const kKnownKeys = "known: code, inter-prefix, payload, subflows, repath, rto-us, "
-			       "link-mbps, intra-rtt-us, ec-wait-us, window-bytes, max-flows, "
+			       "link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, max-flows, "
 			       "trim-dscp";
 
 // Each broken [unorc], and its first error exactly.

@@ -38,6 +38,7 @@ const char *const kJson =
 	R"({"default":10000,"max":60000000,"min":20,"param":"rto-us","side":"sender","source":"config","syntax":"20..60000000 us","unit":"us","value":5000},)"
 	R"({"default":100000,"max":10000000,"min":1,"param":"link-mbps","side":"sender","source":"default","syntax":"1..10000000 Mbit/s","unit":"Mbit/s","value":100000},)"
 	R"({"default":14,"max":1000000,"min":1,"param":"intra-rtt-us","side":"sender","source":"default","syntax":"1..1000000 us","unit":"us","value":14},)"
+	R"({"default":"uno","param":"cc","side":"sender","source":"default","syntax":"uno, smartt or nscc","value":"uno"},)"
 	R"({"default":2000,"max":60000000,"min":20,"param":"ec-wait-us","side":"receiver","source":"default","syntax":"20..60000000 us","unit":"us","value":2000},)"
 	R"({"default":16777216,"max":17179869184,"min":1,"param":"window-bytes","side":"receiver","source":"default","syntax":"1..17179869184 bytes","unit":"bytes","value":16777216},)"
 	R"({"default":256,"max":1048576,"min":1,"param":"max-flows","side":"receiver","source":"default","syntax":"1..1048576","unit":"","value":256},)"
@@ -114,7 +115,7 @@ TEST(RcJson, OneSettingWithItsDescription)
 		  R"("unit":"us","value":5000}])");
 	// No file: every value its default.
 	const json all = rc_json({}, "", false);
-	ASSERT_EQ(all.size(), 12u);
+	ASSERT_EQ(all.size(), 13u);
 	for (const json &j : all) {
 		EXPECT_EQ(j["value"], j["default"]) << j.dump();
 		EXPECT_EQ(j["source"], "default") << j.dump();
@@ -125,7 +126,7 @@ TEST(RcJson, OneSettingWithItsDescription)
 	} catch (const std::invalid_argument &e) {
 		EXPECT_STREQ(e.what(), "rc show: no setting 'source-port' (known: code, inter-prefix, "
 				       "payload, subflows, repath, rto-us, link-mbps, intra-rtt-us, "
-				       "ec-wait-us, window-bytes, max-flows, trim-dscp)");
+				       "cc, ec-wait-us, window-bytes, max-flows, trim-dscp)");
 	}
 }
 
@@ -142,6 +143,7 @@ TEST(RcText, Table)
 		  "rto-us        5000                     config   sender    20..60000000 us\n"
 		  "link-mbps     100000                   default  sender    1..10000000 Mbit/s\n"
 		  "intra-rtt-us  14                       default  sender    1..1000000 us\n"
+		  "cc            uno                      default  sender    uno, smartt or nscc\n"
 		  "ec-wait-us    2000                     default  receiver  20..60000000 us\n"
 		  "window-bytes  16777216                 default  receiver  1..17179869184 bytes\n"
 		  "max-flows     256                      default  receiver  1..1048576\n"
@@ -197,6 +199,6 @@ TEST_F(RcShow, WhatIsWrong)
 	r = unoctl("rc show -c " + file + " rto");
 	EXPECT_EQ(r.status, 2);
 	EXPECT_EQ(r.err, "unoctl: rc show: no setting 'rto' (known: code, inter-prefix, payload, "
-			 "subflows, repath, rto-us, link-mbps, intra-rtt-us, ec-wait-us, window-bytes, "
+			 "subflows, repath, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, "
 			 "max-flows, trim-dscp)\n");
 }

@@ -82,12 +82,13 @@ stdout. Runs until SIGINT/SIGTERM, or until --count flows completed. Prints
 constexpr const char *kClientUnorcFooter = R"(
 
 --transport unorc: each flow is an UnoRC flow of its own (userspace/unorc;
-its own flow id, sub-flow sockets and UnoCC window, as a TCP flow has its own
+its own flow id, sub-flow sockets and window, as a TCP flow has its own
 connection) that carries one message, the flow's header and bytes the server
 checks one by one. The sockets open --connect-ahead-ms before the start, all
 workloads run on the loop engine, and FCT runs from handing the message to the
 transport to the ACK that completes it (the receiver has every byte, decoded
-where parity stood in). UnoCC runs every flow: no --cc*, cc= or --sndbuf; its C
+where parity stood in). --cc is every flow's law, uno (UnoCC, the default),
+smartt or nscc; no --cc-intra, --cc-inter, cc= or --sndbuf. The law's C
 (--link-mbps) defaults to --rate-mbps, unless [unorc] of --config sets it. A
 flow's code follows its source address, as the server's does: give both ends
 the same --inter-prefix (the inter-DC senders' addresses), or the same --code /
@@ -191,19 +192,20 @@ void check_unorc_server(const unorc::TransportOptions &t, UnorcServerSettings &s
 	with_unorc_words([&] { unorc::receiver_options(s.rx, unorc::code_policy(s.code)); });
 }
 
-// UnoRC runs UnoCC over UDP sockets of its own: TCP's knobs do not apply.
+// UnoRC runs its own law over UDP sockets of its own: TCP's knobs do not
+// apply, and --cc names the law (unorc's knob of that name).
 void check_unorc_client(CLI::App *client, const unorc::TransportOptions &t, ClientOptions &cli,
 			const std::string &engine)
 {
-	for (const char *tcp_only : {"--cc", "--cc-intra", "--cc-inter", "--sndbuf"})
+	for (const char *tcp_only : {"--cc-intra", "--cc-inter", "--sndbuf"})
 		if (client->get_option(tcp_only)->count())
 			throw InputError(std::string(tcp_only) +
-					 " is for --transport tcp: UnoRC flows run UnoCC");
+					 " is for --transport tcp: UnoRC flows run --cc's law");
 	if (engine == "threads")
 		throw InputError("--engine threads is for --transport tcp: UnoRC flows run in"
 				 " one loop per namespace");
 	const unorc::Applied a = apply_unorc(t, "client", cli.unorc.code, &cli.unorc.tx, nullptr);
-	// UnoCC's C is --rate-mbps's unless set.
+	// The law's C is --rate-mbps's unless set.
 	cli.unorc.link_from_rate = a.from_default("link-mbps");
 	with_unorc_words([&] { unorc::code_policy(cli.unorc.code); });
 }
@@ -263,7 +265,9 @@ int unoperf_main(int argc, char **argv)
 	CLI::Option *rtt_opt = client->add_option(
 		"--base-rtt-us", base_rtt, "base RTT in microseconds for slowdown (all flows)")
 		->type_name("USEC");
-	client->add_option("--cc", cli.default_cc, "congestion control for flows without cc=")
+	client->add_option("--cc", cli.default_cc,
+			   "congestion control for flows without cc=; --transport unorc: the law,"
+			   " uno, smartt or nscc")
 		->type_name("NAME");
 	CLI::Option *sndbuf_opt = client->add_option(
 		"--sndbuf", sndbuf, "set SO_SNDBUF to BYTES (k/m/g suffixes); default: not set")

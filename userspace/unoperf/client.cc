@@ -319,17 +319,18 @@ std::string tcp_cc(const ClientOptions &opt, const FlowSpec &s)
 	return opt.default_cc;
 }
 
-// UnoRC runs UnoCC (kernel/core/uno_core.h): a flow's cc= would be a
+// UnoRC flows all run --cc's law (unorc's cc.h): a flow's cc= would be a
 // promise it cannot keep. The message is the flow's header and payload,
 // and an UnoRC message is at most 2^32 - 1 bytes.
-std::string unorc_cc(const FlowSpec &s, const std::string &where)
+std::string unorc_cc(const ClientOptions &opt, const FlowSpec &s, const std::string &where)
 {
 	if (!s.cc.empty())
-		throw InputError(where + "cc=" + s.cc + " is for --transport tcp: UnoRC flows run UnoCC");
+		throw InputError(where + "cc=" + s.cc +
+				 " is for --transport tcp: UnoRC flows run --cc's law");
 	if (s.size > kMaxUnorcSize)
 		throw InputError(where + "size " + std::to_string(s.size) + " is above UnoRC's " +
 				 std::to_string(kMaxUnorcSize) + " bytes per flow");
-	return kUnorcCc;
+	return opt.unorc.tx.law;
 }
 
 // Turns the options into one plan per flow; throws InputError.
@@ -356,7 +357,7 @@ std::vector<FlowPlan> plan_flows(const ClientOptions &opt)
 		if (p.base_rtt_us && !opt.rate_mbps)
 			throw InputError(where + "a base RTT is given but no --rate-mbps: slowdown needs both");
 		p.ns = s.ns;
-		p.cc = opt.transport == Transport::Unorc ? unorc_cc(s, where) : tcp_cc(opt, s);
+		p.cc = opt.transport == Transport::Unorc ? unorc_cc(opt, s, where) : tcp_cc(opt, s);
 		p.cls = s.cls;
 		p.size = s.size;
 		p.offset_us = s.start_us;

@@ -22,7 +22,8 @@ namespace unoperf {
 
 // An UnoRC flow's one message: the flow's header (wire.h), then its bytes.
 inline constexpr uint64_t kMaxUnorcSize = UINT32_MAX - kHeaderSize;
-// The cc an UnoRC flow reports: UnoCC's core, as the uno module's.
+// The cc an UnoRC server reports for a flow: the default law's (--cc uno);
+// the wire does not say the sender's.
 inline constexpr const char *kUnorcCc = "uno";
 
 struct FlowPlan {

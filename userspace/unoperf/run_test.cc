@@ -506,7 +506,9 @@ TEST(Cli, BadOptionsSayWhy)
 	} cases[] = {
 		{{"client", "--code", "8+2"}, "unoperf client: --code is for --transport unorc\n"},
 		{{"client", "--transport", "unorc", "--cc", "cubic"},
-		 "unoperf client: --cc is for --transport tcp: UnoRC flows run UnoCC\n"},
+		 "unoperf client: --cc: 'cubic': expected uno, smartt or nscc\n"},
+		{{"client", "--transport", "unorc", "--cc-intra", "smartt"},
+		 "unoperf client: --cc-intra is for --transport tcp: UnoRC flows run --cc's law\n"},
 		{{"client", "--transport", "unorc", "--engine", "threads"},
 		 "unoperf client: --engine threads is for --transport tcp: UnoRC flows run in one"
 		 " loop per namespace\n"},
@@ -533,7 +535,7 @@ TEST(Cli, BadOptionsSayWhy)
 		{"client", "--transport", "unorc", "--dst", "127.0.0.1:9", "--flow", "ns=-,size=1k,cc=bbr"});
 	EXPECT_EQ(spec.rc, kExitUsage);
 	EXPECT_EQ(spec.err, "unoperf client: flow spec 1: cc=bbr is for --transport tcp: UnoRC flows"
-			    " run UnoCC\n");
+			    " run --cc's law\n");
 	const CmdResult srv = unoperf_stderr({"server", "--ec-wait-us", "300"});
 	EXPECT_EQ(srv.rc, kExitUsage);
 	EXPECT_EQ(srv.err, "unoperf server: --ec-wait-us is for --transport unorc\n");

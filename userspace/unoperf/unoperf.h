@@ -49,7 +49,7 @@ struct ServerOptions {
 	std::function<void(const std::string &)> on_listening;
 };
 
-// The UnoRC senders' settings. UnoCC's C defaults to --rate-mbps.
+// The UnoRC senders' settings. The law's C defaults to --rate-mbps.
 struct UnorcClientSettings {
 	unorc::CodeSettings code;
 	unorc::SenderSettings tx;

@@ -5,8 +5,8 @@
 // loop: a coded flow has ten sockets, and a busy run hundreds of flows at
 // once, so the loop must not hand the kernel every socket at each wait.
 //
-// A flow is one UnoRC flow: its own flow id, sub-flow sockets and UnoCC
-// state, as a TCP flow has its own connection and congestion window, so
+// A flow is one UnoRC flow: its own flow id, sub-flow sockets and
+// congestion control (--cc: UnoCC, SMaRTT or NSCC), as a TCP flow has its own connection and congestion window, so
 // that flows share the path as TCP's do and no flow waits behind another
 // one's blocks. It carries one message: the flow's 32-byte header (wire.h),
 // then `size` bytes of unorc's pattern of the flow id, which the server
@@ -16,8 +16,8 @@
 // from there to the ACK that completes the message: the receiver holds
 // every byte (decoded where parity stood in) and the sender knows it, as
 // a TCP flow's FCT runs from its first write to the server's completion
-// byte. UDP has no handshake: UnoCC starts at its floor window until the
-// first ACK's RTT sample, as the uno module does without a handshake RTT.
+// byte. UDP has no handshake: the law starts at its floor window until the
+// first ACK's RTT sample, as the modules do without a handshake RTT.
 //
 // The code of a flow is the transport's, by the server's rule: the server
 // codes a flow by its source address (--inter-prefix: the inter-DC
@@ -76,7 +76,7 @@ struct Common : Latches {
 	uint64_t connect_ahead_ns = 0;
 	uint64_t timeout_ns = 0;
 	uint32_t flow_id_base = 0; // a random UnoRC flow id for flow 0
-	unorc::SenderSettings tx;  // every flow's UnoCC parameters point here
+	unorc::SenderSettings tx;  // every flow's law's parameters point here
 	unorc::CodePolicy codes;
 	mutable std::atomic<bool> label_warned{false};
 };
@@ -456,13 +456,13 @@ void UnorcLoop::fail(Flow &f, const std::string &why)
 	note_failure(f.plan.id, c_);
 }
 
-// UnoCC's C: --link-mbps, else the bottleneck's --rate-mbps.
+// The law's C: --link-mbps, else the bottleneck's --rate-mbps.
 unorc::SenderSettings sender_settings(const ClientOptions &opt)
 {
 	unorc::SenderSettings s = opt.unorc.tx;
 	if (opt.unorc.link_from_rate && opt.rate_mbps)
-		s.cc.link_rate_mbps = static_cast<uint32_t>(
-			std::clamp<double>(*opt.rate_mbps, UNO_LINK_RATE_MBPS_MIN, UNO_LINK_RATE_MBPS_MAX));
+		unorc::set_link_mbps(s, static_cast<uint32_t>(std::clamp<double>(
+			*opt.rate_mbps, UNO_LINK_RATE_MBPS_MIN, UNO_LINK_RATE_MBPS_MAX)));
 	return s;
 }
 

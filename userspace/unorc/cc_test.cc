@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "cc.h"
+#include "settings.h"
 #include "transport.h"
 
 using namespace unorc;
@@ -371,6 +372,34 @@ TEST_F(FlowCcTest, TrimmedNackIsNoEventOfUnoCc)
 	trim(sent[0], 120);
 	EXPECT_EQ(tx_->stats().trim_nacks, 1u);
 	EXPECT_EQ(tx_->cwnd_bytes(), w);
+}
+
+TEST(Cc, SettingsChooseTheLaw)
+{
+	SenderSettings s;
+	EXPECT_EQ(s.law, "uno");
+	EXPECT_EQ(flow_config(s, 1, { 1, 0, kMss }).law, CcLaw::Uno);
+	s.law = "nscc";
+	const FlowConfig c = flow_config(s, 1, { 1, 0, kMss });
+	EXPECT_EQ(c.law, CcLaw::Nscc);
+	EXPECT_EQ(c.smartt, &s.smartt);
+	EXPECT_EQ(c.cc, &s.cc);
+	s.law = "cubic";
+	try {
+		flow_config(s, 1, { 1, 0, kMss });
+		FAIL() << "--cc cubic";
+	} catch (const std::invalid_argument &e) {
+		EXPECT_STREQ(e.what(), "--cc 'cubic': expected uno, smartt or nscc");
+	}
+	// SMaRTT's defaults are the module's, but for UnoCC's link rate.
+	const smartt_params init = SMARTT_PARAMS_INIT;
+	SenderSettings d;
+	EXPECT_EQ(d.smartt.link_rate_mbps, d.cc.link_rate_mbps);
+	EXPECT_EQ(d.smartt.trtt_factor, init.trtt_factor);
+	EXPECT_EQ(d.smartt.trimming, init.trimming);
+	set_link_mbps(d, 400);
+	EXPECT_EQ(d.cc.link_rate_mbps, 400u);
+	EXPECT_EQ(d.smartt.link_rate_mbps, 400u);
 }
 
 } // namespace

@@ -38,6 +38,10 @@ TransportOptions::TransportOptions(CLI::App *cmd, Side side, const Settings &def
 			continue;
 		std::vector<std::string> &values = given_[std::string(k.name)];
 		const std::string name = "--" + std::string(k.name);
+		if (const CLI::Option *own = cmd->get_option_no_throw(name)) {
+			shared_[std::string(k.name)] = own;
+			continue;
+		}
 		const std::string syntax = knob_syntax(k);
 		const std::string help =
 			std::string(k.help) + (syntax == k.metavar ? "" : "; " + syntax);
@@ -104,6 +108,8 @@ Applied TransportOptions::apply(Settings &s, const std::string &default_config) 
 		a.sources[name] = a.from_config.contains(name) ? Source::Config : Source::Default;
 		if (!given_.at(name).empty())
 			cli[name] = given_.at(name);
+		if (const auto own = shared_.find(name); own != shared_.end() && own->second->count())
+			cli[name] = own->second->results();
 	}
 	if (no_code_)
 		cli["code"] = { "none" };

@@ -42,7 +42,9 @@ class TransportOptions {
 public:
 	// Adds --config, --no-code (--code none) and an option per knob of
 	// side (and of both ends) to cmd; defaults: the command's built-in
-	// settings, for --help.
+	// settings, for --help. A knob whose option cmd already has (unoperf
+	// client's --cc, TCP's congestion control there) adds none: apply()
+	// takes that option's values for it, and options() leaves it out.
 	TransportOptions(CLI::App *cmd, Side side, const Settings &defaults = {});
 	TransportOptions(const TransportOptions &) = delete;
 	TransportOptions &operator=(const TransportOptions &) = delete;
@@ -68,6 +70,7 @@ private:
 	std::string config_;
 	bool no_code_ = false;
 	std::map<std::string, std::vector<std::string>> given_; // knob -> values
+	std::map<std::string, const CLI::Option *> shared_;     // knob -> cmd's own option
 	std::vector<CLI::Option *> opts_;
 	CLI::Option *config_opt_ = nullptr;
 	CLI::Option *no_code_opt_ = nullptr;

@@ -125,7 +125,7 @@ TEST(Knobs, Table)
 			EXPECT_EQ(check_knob(k, value_text(v)), "") << k.name;
 	}
 	EXPECT_EQ(find_knob("rto_us"), nullptr);
-	EXPECT_EQ(names.size(), 13u);
+	EXPECT_EQ(names.size(), 14u);
 }
 
 // Each knob's value as the command line or the file gives it, and what
@@ -156,6 +156,9 @@ TEST(Knobs, EveryValue)
 		{ "rto-us", "007", "" }, // below: out of range
 		{ "link-mbps", "10000000", "10000000" },
 		{ "intra-rtt-us", "1", "1" },
+		{ "cc", "smartt", "smartt" },
+		{ "cc", "nscc", "nscc" },
+		{ "cc", "uno", "uno" },
 		{ "ec-wait-us", "300", "300" },
 		{ "window-bytes", "17179869184", "17179869184" },
 		{ "max-flows", "1048576", "1048576" },
@@ -237,6 +240,9 @@ TEST(Knobs, RefusedValues)
 		{ "rto-us", " 100", "' 100': expected an integer, 20..60000000 us" },
 		{ "link-mbps", "0", "value 0 out of range 1..10000000 Mbit/s" },
 		{ "intra-rtt-us", "1000001", "value 1000001 out of range 1..1000000 us" },
+		{ "cc", "cubic", "'cubic': expected uno, smartt or nscc" },
+		{ "cc", "SMaRTT", "'SMaRTT': expected uno, smartt or nscc" },
+		{ "cc", "", "'': expected uno, smartt or nscc" },
 		{ "ec-wait-us", "60000001", "value 60000001 out of range 20..60000000 us" },
 		{ "window-bytes", "17179869185", "value 17179869185 out of range 1..17179869184 bytes" },
 		{ "max-flows", "0", "value 0 out of range 1..1048576" },
@@ -278,6 +284,7 @@ TEST(Knobs, EffectiveSettings)
 			       "rto-us=5000 (10000, config)",
 			       "link-mbps=100000 (100000, default)",
 			       "intra-rtt-us=14 (14, default)",
+			       "cc=uno (uno, default)",
 			       "ec-wait-us=2000 (2000, default)",
 			       "window-bytes=16777216 (16777216, default)",
 			       "max-flows=256 (256, default)",
@@ -286,7 +293,7 @@ TEST(Knobs, EffectiveSettings)
 	// The JSON types of unoctl rc show: as [unorc] writes them.
 	EXPECT_EQ(std::get<std::string>(e[0].value), "none");
 	EXPECT_EQ(std::get<uint64_t>(e[5].value), 5000u);
-	EXPECT_EQ(std::get<uint64_t>(e[11].builtin), 62u);
+	EXPECT_EQ(std::get<uint64_t>(e[12].builtin), 62u);
 	EXPECT_THROW(effective_settings({ { "rto-us", { "5" } } }), std::invalid_argument);
 }
 
@@ -307,10 +314,11 @@ TEST(Cli, BuiltInDefaultsWithoutAFile)
 						       { "repath", "redraw" },
 						       { "rto-us", "10000" },
 						       { "link-mbps", "100000" },
-						       { "intra-rtt-us", "14" } }));
+						       { "intra-rtt-us", "14" },
+						       { "cc", "uno" } }));
 	for (const auto &[name, src] : sources(r))
 		EXPECT_EQ(src, "default") << name;
-	EXPECT_EQ(r.a.sources.size(), 9u); // the sender's knobs and both ends'
+	EXPECT_EQ(r.a.sources.size(), 10u); // the sender's knobs and both ends'
 	EXPECT_EQ(describe(r.a), "");
 }
 
@@ -344,7 +352,8 @@ trim-dscp = "off"
 						       { "repath", "redraw" },
 						       { "rto-us", "7000" },
 						       { "link-mbps", "400" },
-						       { "intra-rtt-us", "14" } }));
+						       { "intra-rtt-us", "14" },
+						       { "cc", "uno" } }));
 	EXPECT_EQ(sources(r), (std::map<std::string, std::string>{
 				      { "code", "config" },
 				      { "inter-prefix", "command line" },
@@ -354,7 +363,8 @@ trim-dscp = "off"
 				      { "repath", "default" },
 				      { "rto-us", "command line" },
 				      { "link-mbps", "config" },
-				      { "intra-rtt-us", "default" } }));
+				      { "intra-rtt-us", "default" },
+				      { "cc", "default" } }));
 	// A sender takes none of the receiver's.
 	EXPECT_EQ(r.a.from_config, (KnobTexts{ { "code", { "none" } },
 					       { "inter-prefix", { "10.1.0.0/16", "10.2.0.0/16" } },
@@ -453,14 +463,14 @@ TEST(Cli, WhatIsWrong)
 		{ {}, broken,
 		  broken + ":2:10: unorc.rto-us: value 5 out of range 20..60000000 us\n" + broken +
 			  ":3:7: unorc.foo: unknown key (known: code, inter-prefix, payload, subflows, "
-			  "repath, rto-us, link-mbps, intra-rtt-us, ec-wait-us, window-bytes, "
+			  "repath, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, "
 			  "max-flows, trim-dscp)\n" +
 			  broken + ":5:13: cc.uno.alpha_ppm: value out of range 1..100000" },
 		// A broken file is an error even with every option given.
 		{ { "--config", broken, "--rto-us", "5000" }, kNoFile,
 		  broken + ":2:10: unorc.rto-us: value 5 out of range 20..60000000 us\n" + broken +
 			  ":3:7: unorc.foo: unknown key (known: code, inter-prefix, payload, subflows, "
-			  "repath, rto-us, link-mbps, intra-rtt-us, ec-wait-us, window-bytes, "
+			  "repath, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, "
 			  "max-flows, trim-dscp)\n" +
 			  broken + ":5:13: cc.uno.alpha_ppm: value out of range 1..100000" },
 		{ { "--rto-us", "5" }, good, "--rto-us: value 5 out of range 20..60000000 us" },
@@ -471,6 +481,7 @@ TEST(Cli, WhatIsWrong)
 		  "--repath: 'sideways': expected off, redraw or copy_good" },
 		{ { "--inter-prefix", "10.0.0.0/8", "--inter-prefix", "x/8" }, good,
 		  "--inter-prefix: 'x/8': bad address 'x'" },
+		{ { "--cc", "cubic" }, good, "--cc: 'cubic': expected uno, smartt or nscc" },
 	};
 	for (const auto &c : cases) {
 		const CmdRun r = run(Side::Sender, c.args, c.default_config);
@@ -483,6 +494,53 @@ TEST(Cli, WhatIsWrong)
 	TransportOptions t(&app, Side::Sender);
 	const char *argv[] = { "cmd", "--ec-wait-us", "300" };
 	EXPECT_THROW(app.parse(3, argv), CLI::ExtrasError);
+}
+
+// --cc, from [unorc] of the file or the command line, picks the flows' law;
+// a bad one in the file is refused with the file's position, nothing set.
+TEST(Cli, CcFromTheFileOrTheCommandLine)
+{
+	TempDir dir;
+	const std::string file = dir.write("uno.toml", "[unorc]\ncc = \"smartt\"\nlink-mbps = 400\n");
+	CmdRun r = run(Side::Sender, {}, file);
+	ASSERT_EQ(r.error, "");
+	EXPECT_EQ(r.s.tx.law, "smartt");
+	EXPECT_EQ(sources(r).at("cc"), "config");
+	EXPECT_EQ(flow_config(r.s.tx, 1, { 1, 0, 1000 }).law, CcLaw::Smartt);
+	// --link-mbps is the law's C too.
+	EXPECT_EQ(r.s.tx.smartt.link_rate_mbps, 400u);
+	r = run(Side::Sender, { "--cc", "nscc" }, file);
+	ASSERT_EQ(r.error, "");
+	EXPECT_EQ(r.s.tx.law, "nscc");
+	EXPECT_EQ(sources(r).at("cc"), "command line");
+	const std::string bad = dir.write("bad.toml", "[unorc]\ncc = \"reno\"\n");
+	r = run(Side::Sender, {}, bad);
+	EXPECT_EQ(r.error, bad + ":2:6: unorc.cc: 'reno': expected uno, smartt or nscc");
+	EXPECT_EQ(r.s.tx.law, "uno");
+	// A receiver runs no law: no --cc.
+	CLI::App app;
+	TransportOptions t(&app, Side::Receiver);
+	const char *argv[] = { "cmd", "--cc", "smartt" };
+	EXPECT_THROW(app.parse(3, argv), CLI::ExtrasError);
+}
+
+// A command that has a --cc of its own (unoperf client's, TCP's congestion
+// control) shares it with the knob: no second option.
+TEST(Cli, AnOptionTheCommandHasIsShared)
+{
+	CLI::App app;
+	std::string tcp_cc;
+	app.add_option("--cc", tcp_cc);
+	TransportOptions t(&app, Side::Sender);
+	for (const CLI::Option *o : t.options())
+		EXPECT_NE(o->get_name(), "--cc");
+	const char *argv[] = { "cmd", "--cc", "nscc" };
+	app.parse(3, argv);
+	Settings s;
+	const Applied a = t.apply(s, kNoFile);
+	EXPECT_EQ(tcp_cc, "nscc");
+	EXPECT_EQ(s.tx.law, "nscc");
+	EXPECT_EQ(a.sources.at("cc"), Source::CommandLine);
 }
 
 // --help shows the command's own built-in defaults, and every knob's range.

@@ -149,10 +149,14 @@ const Knob kKnobs[] = {
 	},
 	{
 		.name = "link-mbps", .side = Side::Sender, .type = TomlType::Integer,
-		.metavar = "MBPS", .unit = "Mbit/s", .help = "UnoCC's C, the link rate",
+		.metavar = "MBPS", .unit = "Mbit/s", .help = "C, the link rate, of every --cc",
 		.min = UNO_LINK_RATE_MBPS_MIN, .max = UNO_LINK_RATE_MBPS_MAX,
 		.set = [](const Knob &k, Settings &s, const std::string &t) {
-			return set_int(k, t, s.tx.cc.link_rate_mbps);
+			uint32_t mbps = 0;
+			std::string why = set_int(k, t, mbps);
+			if (why.empty())
+				set_link_mbps(s.tx, mbps);
+			return why;
 		},
 		.get = [](const Settings &s) -> KnobValue { return s.tx.cc.link_rate_mbps; },
 	},
@@ -164,6 +168,18 @@ const Knob kKnobs[] = {
 			return set_int(k, t, s.tx.cc.intra_rtt_us);
 		},
 		.get = [](const Settings &s) -> KnobValue { return s.tx.cc.intra_rtt_us; },
+	},
+	{
+		.name = "cc", .side = Side::Sender, .type = TomlType::String, .metavar = "LAW",
+		.help = "the flow's congestion control: UnoCC, SMaRTT or UEC NSCC (kernel/core/)",
+		.syntax = "uno, smartt or nscc",
+		.set = [](const Knob &k, Settings &s, const std::string &t) {
+			if (!cc_laws().contains(t))
+				return "'" + t + "': expected " + std::string(k.syntax);
+			s.tx.law = t;
+			return std::string();
+		},
+		.get = [](const Settings &s) -> KnobValue { return s.tx.law; },
 	},
 	{
 		.name = "ec-wait-us", .side = Side::Receiver, .type = TomlType::Integer,

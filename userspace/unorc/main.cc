@@ -254,9 +254,12 @@ int run_send(const SendOptions &o)
 		{ "bad_acks", c.bad_acks }, { "bad_nacks", c.bad_nacks },
 		{ "send_failures", s.send_failures },
 		{ "window_stops", s.window_stops }, { "pacing_waits", s.pacing_waits },
+		{ "cc", cc_law_name(tx.cc().law) },
 		{ "cwnd", tx.cwnd_bytes() }, { "max_cwnd", s.max_cwnd },
 		{ "base_rtt_us", tx.cc().base_rtt_us },
-		{ "uno_inter", uno_is_inter(&o.tx.cc, tx.cc().base_rtt_us) },
+		// UnoCC's class of the flow (spec 3.5); no other law has one.
+		{ "uno_inter", tx.cc().law == CcLaw::Uno ? json(uno_is_inter(&o.tx.cc, tx.cc().base_rtt_us))
+							 : json(nullptr) },
 		{ "drops", drops_json(s.drops) } }, o.json);
 	return finished ? kExitOk : kExitFailed;
 }

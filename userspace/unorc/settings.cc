@@ -106,6 +106,30 @@ const std::map<std::string, unolb_mode> &repath_modes()
 	return modes;
 }
 
+const std::map<std::string, CcLaw> &cc_laws()
+{
+	static const std::map<std::string, CcLaw> laws = {
+		{ "uno", CcLaw::Uno },
+		{ "smartt", CcLaw::Smartt },
+		{ "nscc", CcLaw::Nscc },
+	};
+	return laws;
+}
+
+smartt_params smartt_defaults()
+{
+	smartt_params p = SMARTT_PARAMS_INIT;
+	const uno_params uno = UNO_PARAMS_INIT;
+	p.link_rate_mbps = uno.link_rate_mbps;
+	return p;
+}
+
+void set_link_mbps(SenderSettings &s, uint32_t mbps)
+{
+	s.cc.link_rate_mbps = mbps;
+	s.smartt.link_rate_mbps = mbps;
+}
+
 int subflows_for(const SenderSettings &s, const WireLimits &code)
 {
 	if (s.subflows)
@@ -118,8 +142,11 @@ FlowConfig flow_config(const SenderSettings &s, uint32_t flow_id, const WireLimi
 	const auto mode = repath_modes().find(s.repath);
 	if (mode == repath_modes().end())
 		throw std::invalid_argument("--repath '" + s.repath + "': expected off, redraw or copy_good");
+	const auto law = cc_laws().find(s.law);
+	if (law == cc_laws().end())
+		throw std::invalid_argument("--cc '" + s.law + "': expected uno, smartt or nscc");
 	return { .flow_id = flow_id, .code = code, .rto_ns = s.rto_us * kUs, .cc = &s.cc,
-		 .repath = mode->second };
+		 .law = law->second, .smartt = &s.smartt, .repath = mode->second };
 }
 
 ReceiverOptions receiver_options(const ReceiverSettings &s, const CodePolicy &codes)

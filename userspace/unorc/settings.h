@@ -37,12 +37,19 @@ struct CodeSettings {
 	size_t payload = kDefaultPayload;
 };
 
+// SMaRTT's and NSCC's parameters: smartt_core.h's defaults, the module's,
+// but for the link rate, UnoCC's default: --link-mbps is the link's,
+// whatever the law.
+smartt_params smartt_defaults();
+
 struct SenderSettings {
 	int subflows = 0;         // 0: subflows_for() the code
 	uint16_t source_port = 0; // 0: ephemeral ports
 	std::string repath = "redraw";
 	uint64_t rto_us = 10000;  // spec 9.24
+	std::string law = "uno";  // --cc: cc_laws()
 	uno_params cc = UNO_PARAMS_INIT;
+	smartt_params smartt = smartt_defaults();
 };
 
 struct ReceiverSettings {
@@ -80,11 +87,18 @@ std::optional<uint8_t> trim_dscp_of(const std::string &s);
 // --repath's values (spec 5.1 and 9.25).
 const std::map<std::string, unolb_mode> &repath_modes();
 
+// --cc's values: the flow's congestion control (cc.h).
+const std::map<std::string, CcLaw> &cc_laws();
+
+// --link-mbps: C, the link rate, of every law.
+void set_link_mbps(SenderSettings &s, uint32_t mbps);
+
 // S = n of the code (spec 9.26), at most what UnoLB holds; 1 without
 // parity; settings' subflows if given.
 int subflows_for(const SenderSettings &s, const WireLimits &code);
 
-// One flow's config; its cc points into s, which must outlive the flow.
+// One flow's config; its cc and smartt point into s, which must outlive
+// the flow.
 FlowConfig flow_config(const SenderSettings &s, uint32_t flow_id, const WireLimits &code);
 
 ReceiverOptions receiver_options(const ReceiverSettings &s, const CodePolicy &codes);
