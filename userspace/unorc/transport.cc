@@ -185,7 +185,8 @@ const WireLimits &CodePolicy::code_for(const Endpoint &peer) const
 SenderFlow::SenderFlow(const FlowConfig &cfg, std::unique_ptr<Paths> paths, uint64_t now_ns)
 	: cfg_(cfg), sender_(sender_config(cfg, *paths), now_ns), paths_(std::move(paths)),
 	  cc_(flow_cc(cfg, now_ns)),
-	  buf_(kPacketHeaderSize + cfg.code.len)
+	  buf_(kPacketHeaderSize + cfg.code.len),
+	  rng_(cfg.lb_seed ? cfg.lb_seed : std::random_device{}())
 {
 	next_scan_ns_ = now_ns + cfg_.rto_ns / kTimerDiv;
 }
@@ -209,6 +210,12 @@ void SenderFlow::on_readable(int fd, uint64_t now_ns)
 		else
 			on_reply(buf_.data(), d.len, now_ns);
 	}
+	collect(now_ns);
+}
+
+void SenderFlow::on_datagram(std::span<const uint8_t> dgram, uint64_t now_ns)
+{
+	on_reply(dgram.data(), dgram.size(), now_ns);
 	collect(now_ns);
 }
 

@@ -106,6 +106,7 @@ struct FlowConfig {
 	CcLaw law = CcLaw::Uno;
 	const smartt_params *smartt = nullptr; // SMaRTT's and NSCC's, shared alike
 	unolb_mode repath = UNOLB_REPATH_REDRAW; // spec 5.1 and 9.25
+	uint32_t lb_seed = 0; // UnoLB's draws: 0 seeds them from std::random_device
 };
 
 // The flow's congestion control as it stands.
@@ -153,6 +154,10 @@ public:
 
 	std::span<const int> sockets() const override { return paths_->sockets(); }
 	void on_readable(int fd, uint64_t now_ns) override;
+	// One datagram that came back to the flow (an ACK or NACK, or
+	// whatever the network made of one), as on_readable() takes each:
+	// for a caller that reads the sockets itself, or a network in memory.
+	void on_datagram(std::span<const uint8_t> dgram, uint64_t now_ns);
 	uint64_t run(uint64_t now_ns) override;
 
 	const Sender &sender() const { return sender_; }
@@ -189,7 +194,7 @@ private:
 	std::vector<Completion> completed_;
 	std::vector<TrimRepair> trim_repairs_;
 	std::vector<uint8_t> buf_;
-	std::mt19937 rng_{ std::random_device{}() }; // UnoLB's draws
+	std::mt19937 rng_; // UnoLB's draws
 	FlowStats stats_;
 };
 
