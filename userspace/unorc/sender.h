@@ -14,6 +14,10 @@
 // caller's NACK and RTO triggers re-path silent sub-flows (spec 5.1): the
 // law of kernel/core/unolb_core.h, whose per-flow state the Sender holds.
 //
+// A packet's RTO is cfg.rto_ns (spec 6.3) doubled for each time it has
+// timed out since the flow's last new ACK, at most kRtoMaxBackoff times
+// and never past kRtoMaxNs (RFC 6298 5.5; see rto_of()).
+//
 // A packet's payload bytes are in flight (in_flight_bytes(), what the
 // transport holds below the UnoCC window) from its transmission until it is
 // ACKed, queued for retransmission by a NACK or RTO (presumed lost, as TCP
@@ -47,10 +51,21 @@ struct LbConfig {
 	uint32_t span = 1 << 16;
 };
 
+// RTO backoff (RFC 6298 5.5): a packet's RTO doubles at most this many
+// times, to 64 times the base, and is never past kRtoMaxNs (Linux's
+// TCP_RTO_MAX; RFC 6298 2.5 allows a maximum of at least 60 s) unless the
+// base itself is. 64 times is what Linux's first six timeouts from its
+// 200 ms minimum reach (12.8 s), and takes the defaults (2 ms intra-DC,
+// 10 ms for unorc) to 128 ms and 640 ms: past any queue a delay of a
+// slow receiver builds, yet a path that comes back is found within a
+// second.
+inline constexpr int kRtoMaxBackoff = 6;
+inline constexpr uint64_t kRtoMaxNs = 120'000'000'000;
+
 struct SenderConfig {
 	uint32_t flow_id = 0;
 	WireLimits code = { BlockCoder::kDefaultData, BlockCoder::kDefaultParity, 0 };
-	uint64_t rto_ns = 0; // spec 6.3 and 9.24
+	uint64_t rto_ns = 0; // spec 6.3 and 9.24: the base, before backoff
 	int subflows = 0;    // S, spec 5.1: 1..UNOLB_MAX_SUBFLOWS
 	LbConfig lb = {};
 };
@@ -124,7 +139,7 @@ public:
 	// (trim_nacks_ignored).
 	int on_nack(const Nack &n, uint64_t now_ns);
 	// Times out the sent, unACKed packets not queued whose RTO has passed;
-	// returns how many.
+	// returns how many. Each goes again with its RTO doubled (rto_of()).
 	int scan(uint64_t now_ns);
 	// UnoLB's re-path rule at now_ns, for the caller to apply on a NACK of
 	// a block still held (holds()) and on a scan() that timed packets out
@@ -170,6 +185,10 @@ private:
 		bool acked = false;
 		bool queued = true;
 		bool in_flight = false;
+		// Its timeouts since the ACK epoch it names, capped at
+		// kRtoMaxBackoff: none once the flow has a new ACK.
+		uint8_t backoff = 0;
+		uint64_t backoff_epoch = 0;
 		std::optional<Trim> trim; // none once repaired
 	};
 	struct Block {
@@ -192,6 +211,9 @@ private:
 		       std::span<const uint8_t> data);
 	bool sent_idx(const Block &b, uint64_t idx) const;
 	Outgoing transmit(Packet &p, uint64_t now_ns);
+	int backoff_of(const Packet &p) const;
+	uint64_t rto_of(const Packet &p) const;
+	void time_out(uint32_t block_id, uint16_t idx, Packet &p);
 	int on_block_nack(const Nack &n, uint64_t now_ns);
 	int on_trim_nack(const Nack &n, uint64_t now_ns);
 	bool never_sent(uint32_t block_id) const;
@@ -206,6 +228,7 @@ private:
 	BlockCoder coder_;
 	uint64_t next_block_ = 0; // the next message's first block id
 	uint64_t in_flight_ = 0;
+	uint64_t ack_epoch_ = 0; // new ACKs: each ends every packet's backoff
 	BlockMap blocks_;
 	std::map<uint32_t, Msg> msgs_; // by first block id
 	std::deque<Ref> retx_, fresh_;

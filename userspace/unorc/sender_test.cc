@@ -148,10 +148,93 @@ TEST(Sender, RtoScan)
 	EXPECT_FALSE(s.next(kRto + 100));
 	EXPECT_EQ(s.scan(kRto + 8), 8); // packets 1..8
 	EXPECT_EQ(s.scan(2 * kRto + 99), 1); // packet 9
-	EXPECT_EQ(s.scan(2 * kRto + 100), 1); // packet 0, resent at kRto + 100
+	// Packet 0, resent at kRto + 100 after one timeout: twice the RTO.
+	EXPECT_EQ(s.scan(3 * kRto + 99), 0);
+	EXPECT_EQ(s.scan(3 * kRto + 100), 1);
 	EXPECT_EQ(indices(drain(s, 20000)), (std::vector<int>{ 1, 2, 3, 4, 5, 6, 7, 8, 9, 0 }));
 	EXPECT_EQ(s.counters().timeouts, 11u);
 	EXPECT_EQ(s.counters().retransmits, 11u);
+}
+
+// A packet's RTO doubles at each of its timeouts, six times at most
+// (kRtoMaxBackoff): it times out at exactly these multiples of the base
+// RTO after its first send, resent at once each time.
+TEST(Sender, RtoBacksOffPerTimeout)
+{
+	Sender s(config({ 1, 0, 16 }, 1));
+	s.send_message(1, pattern(16, 1));
+	ASSERT_TRUE(s.next(0));
+	uint64_t t = 0;
+	for (uint64_t deadline : { 1, 3, 7, 15, 31, 63, 127, 191, 255 }) {
+		EXPECT_EQ(s.scan(deadline * kRto - 1), 0) << deadline;
+		EXPECT_EQ(s.scan(deadline * kRto), 1) << deadline;
+		t = deadline * kRto;
+		ASSERT_TRUE(s.next(t));
+	}
+	EXPECT_EQ(s.counters().timeouts, 9u);
+	EXPECT_EQ(s.counters().retransmits, 9u);
+}
+
+// A new ACK, of any packet, ends the backoff: the packet in flight keeps
+// the deadline it left with (64 times), and its next timeout backs off
+// from the base again, twice it.
+TEST(Sender, RtoBackoffEndsWithNewAck)
+{
+	Sender s(config({ 1, 0, 16 }, 1));
+	s.send_message(1, pattern(16, 1));
+	ASSERT_TRUE(s.next(0));
+	for (uint64_t deadline : { 1, 3, 7, 15, 31, 63 }) {
+		ASSERT_EQ(s.scan(deadline * kRto), 1);
+		ASSERT_TRUE(s.next(deadline * kRto));
+	}
+	s.send_message(2, pattern(16, 2));
+	const auto other = s.next(63 * kRto + 1);
+	ASSERT_TRUE(other);
+	EXPECT_EQ(s.on_ack(ack_of(other->header), 63 * kRto + 2).acked_bytes, 16u);
+	// A duplicate ACK is no progress.
+	EXPECT_EQ(s.on_ack(ack_of(other->header), 63 * kRto + 3).acked_bytes, 0u);
+	EXPECT_EQ(s.scan(127 * kRto - 1), 0);
+	EXPECT_EQ(s.scan(127 * kRto), 1);
+	ASSERT_TRUE(s.next(127 * kRto));
+	EXPECT_EQ(s.scan(129 * kRto - 1), 0);
+	EXPECT_EQ(s.scan(129 * kRto), 1);
+	ASSERT_TRUE(s.next(129 * kRto));
+	// Queued when a new ACK comes: it goes with the base RTO.
+	s.send_message(3, pattern(16, 3));
+	const auto third = s.next(132 * kRto + 1);
+	ASSERT_TRUE(third);
+	EXPECT_EQ(s.scan(133 * kRto - 1), 0);
+	EXPECT_EQ(s.scan(133 * kRto), 1);
+	s.on_ack(ack_of(third->header), 133 * kRto + 1);
+	ASSERT_TRUE(s.next(133 * kRto + 2));
+	EXPECT_EQ(s.scan(134 * kRto + 1), 0);
+	EXPECT_EQ(s.scan(134 * kRto + 2), 1);
+}
+
+// The backed-off RTO stops at kRtoMaxNs (120 s), and a base above it is
+// never backed off.
+TEST(Sender, RtoBackoffStopsAtMax)
+{
+	constexpr uint64_t kSec = 1'000'000'000;
+	SenderConfig cfg = config({ 1, 0, 16 }, 1);
+	cfg.rto_ns = 10 * kSec;
+	Sender s(cfg);
+	s.send_message(1, pattern(16, 1));
+	ASSERT_TRUE(s.next(0));
+	for (uint64_t deadline : { 10, 30, 70, 150, 270, 390 }) {
+		EXPECT_EQ(s.scan(deadline * kSec - 1), 0) << deadline;
+		EXPECT_EQ(s.scan(deadline * kSec), 1) << deadline;
+		ASSERT_TRUE(s.next(deadline * kSec));
+	}
+	cfg.rto_ns = 200 * kSec;
+	Sender big(cfg);
+	big.send_message(1, pattern(16, 1));
+	ASSERT_TRUE(big.next(0));
+	for (uint64_t deadline : { 200, 400, 600 }) {
+		EXPECT_EQ(big.scan(deadline * kSec - 1), 0) << deadline;
+		EXPECT_EQ(big.scan(deadline * kSec), 1) << deadline;
+		ASSERT_TRUE(big.next(deadline * kSec));
+	}
 }
 
 // A NACK resends exactly the block's unACKed packets, once however many
