@@ -218,6 +218,10 @@ TEST(Loop, TrimsAreRepairedWithinOneRttOfTheirNack)
 		EXPECT_LE(t.since_nack_ns, 2 * kDelay);
 		EXPECT_EQ(t.since_send_ns - t.since_nack_ns, 2 * kDelay);
 		by_resend += t.since_nack_ns == 2 * kDelay;
+		// Resent at its NACK: the resend's round trip is all of it.
+		if (t.since_resend_ns) {
+			EXPECT_EQ(*t.since_resend_ns, t.since_nack_ns);
+		}
 	}
 	EXPECT_GE(by_resend, 1u);
 }

@@ -181,13 +181,15 @@ json spread_json(std::vector<uint64_t> v)
 
 // The trimmed packets' repairs (TrimRepair), times in us.
 struct TrimRepairs {
-	std::vector<uint64_t> since_send_us, since_nack_us;
+	std::vector<uint64_t> since_send_us, since_nack_us, since_resend_us;
 	uint64_t retrimmed = 0; // packets trimmed again on a resend
 
 	void add(const TrimRepair &t)
 	{
 		since_send_us.push_back(t.since_send_ns / kUs);
 		since_nack_us.push_back(t.since_nack_ns / kUs);
+		if (t.since_resend_ns)
+			since_resend_us.push_back(*t.since_resend_ns / kUs);
 		retrimmed += t.trims > 1;
 	}
 };
@@ -251,6 +253,7 @@ int run_send(const SendOptions &o)
 		{ "trims_repaired", trims.since_send_us.size() }, { "retrimmed", trims.retrimmed },
 		{ "trim_repair_us", spread_json(trims.since_send_us) },
 		{ "trim_nack_repair_us", spread_json(trims.since_nack_us) },
+		{ "trim_resend_repair_us", spread_json(trims.since_resend_us) },
 		{ "bad_acks", c.bad_acks }, { "bad_nacks", c.bad_nacks },
 		{ "send_failures", s.send_failures },
 		{ "window_stops", s.window_stops }, { "pacing_waits", s.pacing_waits },

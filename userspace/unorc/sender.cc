@@ -151,6 +151,8 @@ Outgoing Sender::transmit(Packet &p, uint64_t now_ns)
 	in_flight_ += p.h.payload_len;
 	p.rto_deadline = now_ns + rto_of(p);
 	p.h.tx_ts_ns = now_ns;
+	if (p.trim)
+		p.trim->resent_ns = now_ns;
 	p.h.subflow = static_cast<uint16_t>(unolb_next_subflow(&lb_));
 	return { p.h, std::span<const uint8_t>(p.payload).first(p.h.payload_len) };
 }
@@ -299,8 +301,10 @@ int Sender::on_trim_nack(const Nack &n, uint64_t now_ns)
 	complete_through(n.highest_completed_block, now_ns);
 	// The packet's latest transmission is the one in flight: trimmed.
 	if (!p.trim)
-		p.trim = Trim{ .first_sent_ns = p.h.tx_ts_ns, .last_nack_ns = 0, .count = 0 };
+		p.trim = Trim{ .first_sent_ns = p.h.tx_ts_ns, .last_nack_ns = 0,
+			       .resent_ns = {}, .count = 0 };
 	p.trim->last_nack_ns = now_ns;
+	p.trim->resent_ns.reset();
 	p.trim->count++;
 	queue_retx(n.block_id, n.block_idx, p);
 	counters_.trim_resends++;
@@ -354,6 +358,8 @@ void Sender::repaired(Packet &p, uint64_t now_ns)
 		return;
 	trim_repairs_.push_back({ .since_send_ns = now_ns - p.trim->first_sent_ns,
 				  .since_nack_ns = now_ns - p.trim->last_nack_ns,
+				  .since_resend_ns = p.trim->resent_ns ?
+					  std::optional(now_ns - *p.trim->resent_ns) : std::nullopt,
 				  .trims = p.trim->count });
 	p.trim.reset();
 }

@@ -103,11 +103,14 @@ struct SenderCounters {
 // How long a trimmed packet took to be repaired, its ACK or its block's
 // completion (decoded) telling the sender the receiver has its bytes.
 // One per packet, however often it was trimmed: from its first trimmed
-// transmission (what the loss cost), and from the last TRIMMED NACK
-// (what the resend took: one round trip through the path's queues).
+// transmission (what the loss cost), from the last TRIMMED NACK (what the
+// resend took, its wait for the window and the pacer included), and from
+// the resend's own transmission (one round trip through the path's
+// queues), if one left after that NACK before the block completed.
 struct TrimRepair {
 	uint64_t since_send_ns; // from the first trimmed transmission
 	uint64_t since_nack_ns; // from the last TRIMMED NACK
+	std::optional<uint64_t> since_resend_ns; // from the resend after it
 	uint32_t trims;         // TRIMMED NACKs that resent it
 
 	bool operator==(const TrimRepair &) const = default;
@@ -175,6 +178,7 @@ private:
 	struct Trim {
 		uint64_t first_sent_ns; // its first trimmed transmission's
 		uint64_t last_nack_ns;  // when the last TRIMMED NACK came
+		std::optional<uint64_t> resent_ns; // its resend since then
 		uint32_t count;
 	};
 	struct Packet {

@@ -614,9 +614,10 @@ TEST(Sender, TrimNackOfNothingToResendChangesNothing)
 }
 
 // A trim's repair is timed to the resend's ACK or to the block's
-// completion, whichever comes first, from the trimmed transmission and
-// from the NACK; a packet trimmed again on its resend counts once, from
-// its first trimmed transmission and its last NACK.
+// completion, whichever comes first, from the trimmed transmission, from
+// the NACK and from the resend; a packet trimmed again on its resend
+// counts once, from its first trimmed transmission, its last NACK and the
+// resend that NACK sent.
 TEST(Sender, TrimRepairTimes)
 {
 	Sender s(config());
@@ -626,7 +627,7 @@ TEST(Sender, TrimRepairTimes)
 	const auto r3 = drain(s, 160);
 	ASSERT_EQ(r3.size(), 1u);
 	s.on_ack(ack_of(r3[0].h), 200);
-	EXPECT_EQ(s.take_trim_repairs(), (std::vector<TrimRepair>{ { 200 - 103, 200 - 150, 1 } }));
+	EXPECT_EQ(s.take_trim_repairs(), (std::vector<TrimRepair>{ { 200 - 103, 200 - 150, 200 - 160, 1 } }));
 
 	s.on_nack(trim_nack(0, 5), 210);
 	const auto r5 = drain(s, 220);
@@ -634,7 +635,7 @@ TEST(Sender, TrimRepairTimes)
 	EXPECT_EQ(drain(s, 310).size(), 1u);
 	EXPECT_TRUE(s.take_trim_repairs().empty());
 	s.on_ack(ack_of(r5[0].h), 400);
-	EXPECT_EQ(s.take_trim_repairs(), (std::vector<TrimRepair>{ { 400 - 105, 400 - 300, 2 } }));
+	EXPECT_EQ(s.take_trim_repairs(), (std::vector<TrimRepair>{ { 400 - 105, 400 - 300, 400 - 310, 2 } }));
 
 	// Block 1's packet 1, trimmed: its block completes on eight other
 	// ACKs before the resend's.
@@ -645,9 +646,26 @@ TEST(Sender, TrimRepairTimes)
 	EXPECT_TRUE(s.take_trim_repairs().empty());
 	s.on_ack(ack_of(pkts[18].h), 650);
 	EXPECT_FALSE(s.holds(1));
-	EXPECT_EQ(s.take_trim_repairs(), (std::vector<TrimRepair>{ { 650 - 111, 650 - 500, 1 } }));
+	EXPECT_EQ(s.take_trim_repairs(), (std::vector<TrimRepair>{ { 650 - 111, 650 - 500, 650 - 510, 1 } }));
 	s.on_ack(ack_of(r11[0].h), 700);
 	EXPECT_TRUE(s.take_trim_repairs().empty());
 	EXPECT_EQ(s.counters().trim_resends, 4u);
 	EXPECT_EQ(s.counters().retransmits, 4u);
+}
+
+// A block that completes before its trimmed packet's resend leaves
+// repairs that packet with no resend to time, and drops the resend.
+TEST(Sender, TrimRepairBeforeTheResend)
+{
+	Sender s(config());
+	s.send_message(1, pattern(256, 1)); // blocks 0 and 1
+	const auto pkts = drain(s, 100);    // packet k at 100 + k
+	s.on_nack(trim_nack(1, 1), 500);
+	for (int i : { 10, 12, 13, 14, 15, 16, 17, 18 })
+		s.on_ack(ack_of(pkts[i].h), 600);
+	EXPECT_FALSE(s.holds(1));
+	EXPECT_EQ(s.take_trim_repairs(),
+		  (std::vector<TrimRepair>{ { 600 - 111, 600 - 500, std::nullopt, 1 } }));
+	EXPECT_TRUE(drain(s, 700).empty());
+	EXPECT_EQ(s.counters().retransmits, 0u);
 }
