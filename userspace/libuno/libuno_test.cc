@@ -333,6 +333,7 @@ ec-wait-us = 1000
 window-bytes = 8388608
 max-flows = 1000
 trim-dscp = 46
+rcvbuf = 8388608
 )";
 
 TEST(ConfigUnorc, EveryKey)
@@ -353,6 +354,7 @@ TEST(ConfigUnorc, EveryKey)
 		{ "window-bytes", { "8388608" } },
 		{ "max-flows", { "1000" } },
 		{ "trim-dscp", { "46" } },
+		{ "rcvbuf", { "8388608" } },
 	};
 	EXPECT_EQ(r.config->unorc, want);
 	// Every key [unorc] may hold is above: all but the command line's.
@@ -392,7 +394,7 @@ struct BadUnorc {
 
 const char *const kKnownKeys = "known: code, inter-prefix, payload, subflows, repath, rto-us, "
 			       "link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, max-flows, "
-			       "trim-dscp";
+			       "trim-dscp, rcvbuf";
 
 // Each broken [unorc], and its first error exactly.
 const BadUnorc kBadUnorc[] = {
@@ -456,6 +458,10 @@ const BadUnorc kBadUnorc[] = {
 	{ "trim-dscp = 64\n", "bad.toml:2:13: unorc.trim-dscp: '64': expected off or 0..63" },
 	{ "trim-dscp = -1\n", "bad.toml:2:13: unorc.trim-dscp: '-1': expected off or 0..63" },
 	{ "trim-dscp = \"on\"\n", "bad.toml:2:13: unorc.trim-dscp: 'on': expected off or 0..63" },
+	{ "rcvbuf = -1\n", "bad.toml:2:10: unorc.rcvbuf: value -1 out of range 0..1073741824 bytes" },
+	{ "rcvbuf = 1073741825\n",
+	  "bad.toml:2:10: unorc.rcvbuf: value 1073741825 out of range 0..1073741824 bytes" },
+	{ "rcvbuf = \"4M\"\n", "bad.toml:2:10: unorc.rcvbuf: expected an integer, 0..1073741824 bytes" },
 	{ "trim-dscp = 4.5\n",
 	  "bad.toml:2:13: unorc.trim-dscp: expected off or 0..63 (an integer or \"off\")" },
 	{ "[unorc.code]\nx = 1\n",

@@ -42,7 +42,8 @@ const char *const kJson =
 	R"({"default":2000,"max":60000000,"min":20,"param":"ec-wait-us","side":"receiver","source":"default","syntax":"20..60000000 us","unit":"us","value":2000},)"
 	R"({"default":16777216,"max":17179869184,"min":1,"param":"window-bytes","side":"receiver","source":"default","syntax":"1..17179869184 bytes","unit":"bytes","value":16777216},)"
 	R"({"default":256,"max":1048576,"min":1,"param":"max-flows","side":"receiver","source":"default","syntax":"1..1048576","unit":"","value":256},)"
-	R"({"default":62,"max":63,"min":0,"param":"trim-dscp","side":"receiver","source":"config","syntax":"off or 0..63","unit":"","value":"off"}])";
+	R"({"default":62,"max":63,"min":0,"param":"trim-dscp","side":"receiver","source":"config","syntax":"off or 0..63","unit":"","value":"off"},)"
+	R"({"default":4194304,"max":1073741824,"min":0,"param":"rcvbuf","side":"receiver","source":"default","syntax":"0..1073741824 bytes","unit":"bytes","value":4194304}])";
 
 const char *const kToml = R"(# as an operator writes it
 [cc]
@@ -115,7 +116,7 @@ TEST(RcJson, OneSettingWithItsDescription)
 		  R"("unit":"us","value":5000}])");
 	// No file: every value its default.
 	const json all = rc_json({}, "", false);
-	ASSERT_EQ(all.size(), 13u);
+	ASSERT_EQ(all.size(), 14u);
 	for (const json &j : all) {
 		EXPECT_EQ(j["value"], j["default"]) << j.dump();
 		EXPECT_EQ(j["source"], "default") << j.dump();
@@ -126,7 +127,7 @@ TEST(RcJson, OneSettingWithItsDescription)
 	} catch (const std::invalid_argument &e) {
 		EXPECT_STREQ(e.what(), "rc show: no setting 'source-port' (known: code, inter-prefix, "
 				       "payload, subflows, repath, rto-us, link-mbps, intra-rtt-us, "
-				       "cc, ec-wait-us, window-bytes, max-flows, trim-dscp)");
+				       "cc, ec-wait-us, window-bytes, max-flows, trim-dscp, rcvbuf)");
 	}
 }
 
@@ -147,7 +148,8 @@ TEST(RcText, Table)
 		  "ec-wait-us    2000                     default  receiver  20..60000000 us\n"
 		  "window-bytes  16777216                 default  receiver  1..17179869184 bytes\n"
 		  "max-flows     256                      default  receiver  1..1048576\n"
-		  "trim-dscp     off                      config   receiver  off or 0..63\n");
+		  "trim-dscp     off                      config   receiver  off or 0..63\n"
+		  "rcvbuf        4194304                  default  receiver  0..1073741824 bytes\n");
 	EXPECT_EQ(rc_text({}, std::nullopt, "/etc/uno/uno.toml", "inter-prefix", true),
 		  "config none (no /etc/uno/uno.toml): built-in defaults\n"
 		  "param         value                    source   side      values\n"
@@ -200,5 +202,5 @@ TEST_F(RcShow, WhatIsWrong)
 	EXPECT_EQ(r.status, 2);
 	EXPECT_EQ(r.err, "unoctl: rc show: no setting 'rto' (known: code, inter-prefix, payload, "
 			 "subflows, repath, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, "
-			 "max-flows, trim-dscp)\n");
+			 "max-flows, trim-dscp, rcvbuf)\n");
 }

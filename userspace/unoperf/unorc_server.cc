@@ -178,6 +178,10 @@ void UnorcServer::summary()
 	j["duplicates"] = t.duplicates;
 	j["trims"] = t.trims;
 	j["send_failures"] = s.send_failures;
+	// Datagrams the kernel dropped before the transport saw them: a
+	// receive buffer (rcvbuf) too small for the bursts.
+	j["socket_drops"] = rx_.socket_drops();
+	j["rcvbuf"] = rx_.rcvbuf();
 	j["drops"] = Json::object();
 	for (const auto &[reason, n] : unorc::drops_by_reason(s.drops))
 		j["drops"][reason] = n;

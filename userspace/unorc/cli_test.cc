@@ -125,7 +125,7 @@ TEST(Knobs, Table)
 			EXPECT_EQ(check_knob(k, value_text(v)), "") << k.name;
 	}
 	EXPECT_EQ(find_knob("rto_us"), nullptr);
-	EXPECT_EQ(names.size(), 14u);
+	EXPECT_EQ(names.size(), 15u);
 }
 
 // Each knob's value as the command line or the file gives it, and what
@@ -165,6 +165,9 @@ TEST(Knobs, EveryValue)
 		{ "trim-dscp", "0", "0" },
 		{ "trim-dscp", "off", "off" },
 		{ "trim-dscp", "07", "7" },
+		{ "rcvbuf", "0", "0" },
+		{ "rcvbuf", "65536", "65536" },
+		{ "rcvbuf", "1073741824", "1073741824" },
 	};
 	for (const auto &c : cases) {
 		const Knob *k = find_knob(c.knob);
@@ -248,6 +251,10 @@ TEST(Knobs, RefusedValues)
 		{ "max-flows", "0", "value 0 out of range 1..1048576" },
 		{ "trim-dscp", "64", "'64': expected off or 0..63" },
 		{ "trim-dscp", "OFF", "'OFF': expected off or 0..63" },
+		{ "rcvbuf", "-1", "value -1 out of range 0..1073741824 bytes" },
+		{ "rcvbuf", "1073741825", "value 1073741825 out of range 0..1073741824 bytes" },
+		{ "rcvbuf", "4M", "'4M': expected an integer, 0..1073741824 bytes" },
+		{ "rcvbuf", "", "'': expected an integer, 0..1073741824 bytes" },
 	};
 	for (const auto &c : cases) {
 		const Knob *k = find_knob(c.knob);
@@ -289,6 +296,7 @@ TEST(Knobs, EffectiveSettings)
 			       "window-bytes=16777216 (16777216, default)",
 			       "max-flows=256 (256, default)",
 			       "trim-dscp=off (62, config)",
+			       "rcvbuf=4194304 (4194304, default)",
 		       }));
 	// The JSON types of unoctl rc show: as [unorc] writes them.
 	EXPECT_EQ(std::get<std::string>(e[0].value), "none");
@@ -387,7 +395,8 @@ trim-dscp = "off"
 						       { "ec-wait-us", "700" },
 						       { "window-bytes", "16777216" },
 						       { "max-flows", "100000" },
-						       { "trim-dscp", "46" } }));
+						       { "trim-dscp", "46" },
+						       { "rcvbuf", "4194304" } }));
 	EXPECT_EQ(sources(r), (std::map<std::string, std::string>{
 				      { "code", "command line" },
 				      { "inter-prefix", "config" },
@@ -395,7 +404,8 @@ trim-dscp = "off"
 				      { "ec-wait-us", "config" },
 				      { "window-bytes", "default" },
 				      { "max-flows", "default" },
-				      { "trim-dscp", "command line" } }));
+				      { "trim-dscp", "command line" },
+				      { "rcvbuf", "default" } }));
 	EXPECT_EQ(r.s.rx.trim_dscp, "46");
 	EXPECT_EQ(r.s.code.inter_prefixes, (std::vector<std::string>{ "10.1.0.0/16", "10.2.0.0/16" }));
 }
@@ -464,14 +474,14 @@ TEST(Cli, WhatIsWrong)
 		  broken + ":2:10: unorc.rto-us: value 5 out of range 20..60000000 us\n" + broken +
 			  ":3:7: unorc.foo: unknown key (known: code, inter-prefix, payload, subflows, "
 			  "repath, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, "
-			  "max-flows, trim-dscp)\n" +
+			  "max-flows, trim-dscp, rcvbuf)\n" +
 			  broken + ":5:13: cc.uno.alpha_ppm: value out of range 1..100000" },
 		// A broken file is an error even with every option given.
 		{ { "--config", broken, "--rto-us", "5000" }, kNoFile,
 		  broken + ":2:10: unorc.rto-us: value 5 out of range 20..60000000 us\n" + broken +
 			  ":3:7: unorc.foo: unknown key (known: code, inter-prefix, payload, subflows, "
 			  "repath, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, "
-			  "max-flows, trim-dscp)\n" +
+			  "max-flows, trim-dscp, rcvbuf)\n" +
 			  broken + ":5:13: cc.uno.alpha_ppm: value out of range 1..100000" },
 		{ { "--rto-us", "5" }, good, "--rto-us: value 5 out of range 20..60000000 us" },
 		{ { "--rto-us", "5ms" }, good, "--rto-us: '5ms': expected an integer, 20..60000000 us" },
@@ -561,5 +571,5 @@ TEST(Cli, Help)
 		names.push_back(o->get_name());
 	EXPECT_EQ(names, (std::vector<std::string>{ "--config", "--code", "--no-code", "--inter-prefix",
 						    "--payload", "--ec-wait-us", "--window-bytes",
-						    "--max-flows", "--trim-dscp" }));
+						    "--max-flows", "--trim-dscp", "--rcvbuf" }));
 }

@@ -226,6 +226,17 @@ const Knob kKnobs[] = {
 			return static_cast<uint64_t>(*trim_dscp_of(s.rx.trim_dscp));
 		},
 	},
+	{
+		.name = "rcvbuf", .side = Side::Receiver, .type = TomlType::Integer,
+		.metavar = "BYTES", .unit = "bytes",
+		.help = "the socket's receive buffer, room for a trimming port's burst "
+			"(SO_RCVBUFFORCE as root, else SO_RCVBUF); 0: the kernel's default",
+		.min = 0, .max = kMaxRcvbuf,
+		.set = [](const Knob &k, Settings &s, const std::string &t) {
+			return set_int(k, t, s.rx.rcvbuf);
+		},
+		.get = [](const Settings &s) -> KnobValue { return static_cast<uint64_t>(s.rx.rcvbuf); },
+	},
 };
 
 } // namespace

@@ -142,6 +142,7 @@ int run_recv(const RecvOptions &o)
 		{ "duplicates", t.duplicates }, { "done_block", t.done_block },
 		{ "outside_window", t.outside_window }, { "conflicts", t.conflicts },
 		{ "bad_messages", t.bad_messages }, { "send_failures", s.send_failures },
+		{ "socket_drops", rx.socket_drops() }, { "rcvbuf", rx.rcvbuf() },
 		{ "drops", drops_json(s.drops) } }, o.json);
 	const bool short_count = o.messages && delivered < o.messages;
 	return bad_bytes || short_count ? kExitFailed : kExitOk;
@@ -255,7 +256,7 @@ int run_send(const SendOptions &o)
 		{ "trim_nack_repair_us", spread_json(trims.since_nack_us) },
 		{ "trim_resend_repair_us", spread_json(trims.since_resend_us) },
 		{ "bad_acks", c.bad_acks }, { "bad_nacks", c.bad_nacks },
-		{ "send_failures", s.send_failures },
+		{ "send_failures", s.send_failures }, { "socket_drops", s.socket_drops },
 		{ "window_stops", s.window_stops }, { "pacing_waits", s.pacing_waits },
 		{ "cc", cc_law_name(tx.cc().law) },
 		{ "cwnd", tx.cwnd_bytes() }, { "max_cwnd", s.max_cwnd },

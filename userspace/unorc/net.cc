@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <linux/sock_diag.h>
 #include <netinet/ip.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -16,8 +17,8 @@ namespace unorc {
 
 namespace {
 
-// Room for an ACK burst at the sender, a window's burst at the receiver.
-constexpr int kSocketBuffer = 4 << 20;
+// Room for a window's burst at the sender.
+constexpr int kSndBuffer = 4 << 20;
 
 [[noreturn]] void throw_errno(const std::string &what)
 {
@@ -35,11 +36,11 @@ Fd udp_socket(int family)
 	Fd fd(::socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
 	if (fd.get() < 0)
 		throw_errno("socket");
-	// Best effort: net.core.[rw]mem_max caps what an unprivileged
-	// process gets, and losses beyond it are repaired like any other.
-	const int size = kSocketBuffer;
-	::setsockopt(fd.get(), SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	// Best effort: net.core.wmem_max caps what an unprivileged process
+	// gets, and losses beyond it are repaired like any other.
+	const int size = kSndBuffer;
 	::setsockopt(fd.get(), SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+	set_int(fd.get(), SOL_SOCKET, SO_RXQ_OVFL, 1, "SO_RXQ_OVFL");
 	return fd;
 }
 
@@ -90,7 +91,51 @@ bool tos_of(const cmsghdr *c, uint8_t *tos)
 	return false;
 }
 
+// The drops an SO_RXQ_OVFL cmsg carries; false for any other cmsg.
+bool drops_of(const cmsghdr *c, uint32_t *drops)
+{
+	if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SO_RXQ_OVFL ||
+	    c->cmsg_len < CMSG_LEN(sizeof(uint32_t)))
+		return false;
+	std::memcpy(drops, CMSG_DATA(c), sizeof(*drops));
+	return true;
+}
+
 } // namespace
+
+void set_rcvbuf(int fd, int bytes)
+{
+	if (bytes == 0)
+		return;
+	if (bytes < 0 || bytes > kMaxRcvbuf) {
+		errno = EINVAL;
+		throw_errno("SO_RCVBUF " + std::to_string(bytes));
+	}
+	if (::setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof(bytes)) == 0)
+		return;
+	if (errno != EPERM)
+		throw_errno("SO_RCVBUFFORCE " + std::to_string(bytes));
+	set_int(fd, SOL_SOCKET, SO_RCVBUF, bytes, ("SO_RCVBUF " + std::to_string(bytes)).c_str());
+}
+
+int rcvbuf_of(int fd)
+{
+	int v = 0;
+	socklen_t len = sizeof(v);
+	if (::getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len) < 0)
+		throw_errno("SO_RCVBUF");
+	return v;
+}
+
+uint32_t socket_drops_of(int fd)
+{
+	uint32_t mem[SK_MEMINFO_VARS] = {};
+	socklen_t len = sizeof(mem);
+	if (::getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mem, &len) < 0 ||
+	    len < (SK_MEMINFO_DROPS + 1) * sizeof(uint32_t))
+		return 0;
+	return mem[SK_MEMINFO_DROPS];
+}
 
 uint64_t monotonic_ns()
 {
@@ -211,9 +256,10 @@ bool contains(const Prefix &p, const Endpoint &e)
 	return rest == 0 || ((a[whole] ^ p.addr[whole]) & mask) == 0;
 }
 
-Fd bind_udp(const Endpoint &e)
+Fd bind_udp(const Endpoint &e, int rcvbuf)
 {
 	Fd fd = udp_socket(e.family());
+	set_rcvbuf(fd.get(), rcvbuf);
 	if (e.family() == AF_INET) {
 		set_int(fd.get(), IPPROTO_IP, IP_RECVTOS, 1, "IP_RECVTOS");
 	} else {
@@ -261,6 +307,12 @@ EntropyRange repath_ports(uint16_t first_port)
 Fd connect_udp_ect(const Endpoint &dst, uint16_t src_port)
 {
 	Fd fd = udp_socket(dst.family());
+	// Best effort: room for a burst of ACKs and NACKs; losses beyond it
+	// are repaired like any other.
+	try {
+		set_rcvbuf(fd.get(), kDefaultRcvbuf);
+	} catch (const SysError &) {
+	}
 	if (dst.family() == AF_INET)
 		set_int(fd.get(), IPPROTO_IP, IP_TOS, kEct0, "IP_TOS");
 	else
@@ -277,7 +329,7 @@ Fd connect_udp_ect(const Endpoint &dst, uint16_t src_port)
 
 bool recv_datagram(int fd, std::span<uint8_t> buf, Datagram *out)
 {
-	alignas(cmsghdr) char ctrl[CMSG_SPACE(sizeof(int)) * 4];
+	alignas(cmsghdr) char ctrl[CMSG_SPACE(sizeof(int)) * 4 + CMSG_SPACE(sizeof(uint32_t))];
 	iovec iov = { buf.data(), buf.size() };
 	msghdr msg = {};
 	msg.msg_name = &out->from.ss;
@@ -293,9 +345,10 @@ bool recv_datagram(int fd, std::span<uint8_t> buf, Datagram *out)
 	out->len = static_cast<size_t>(n);
 	out->truncated = (msg.msg_flags & MSG_TRUNC) != 0;
 	out->tos = 0;
+	out->drops = 0;
 	for (cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
-		if (tos_of(c, &out->tos))
-			break;
+		if (!tos_of(c, &out->tos))
+			drops_of(c, &out->drops);
 	return true;
 }
 

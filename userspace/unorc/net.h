@@ -63,13 +63,39 @@ Prefix parse_prefix(const std::string &s);
 // Whether e's address is in p; a v4-mapped IPv6 address is the IPv4 one.
 bool contains(const Prefix &p, const Endpoint &e);
 
+// A receiver's socket buffer by default. A trimming port sends a burst of
+// headers at line rate (an incast's packets, each cut to its header),
+// and the kernel charges each datagram its skb's truesize, a few hundred
+// bytes to some KiB whatever its length: on the kernel's default,
+// net.core.rmem_default (208 KiB), RC2's server read 1009 of the 1347
+// datagrams its senders sent. 4 MiB holds thousands.
+inline constexpr int kDefaultRcvbuf = 4 << 20;
+// The largest receive buffer asked for: the kernel doubles what it is
+// given, and caps it at INT_MAX / 2.
+inline constexpr int kMaxRcvbuf = 1 << 30;
+
+// Sets fd's receive buffer to bytes (0: leaves the kernel's default):
+// SO_RCVBUFFORCE, beyond net.core.rmem_max, as root (CAP_NET_ADMIN),
+// else SO_RCVBUF, which rmem_max caps. Throws SysError if neither takes
+// it.
+void set_rcvbuf(int fd, int bytes);
+// The socket's receive buffer as the kernel holds it (SO_RCVBUF: twice
+// what was asked for, for its overhead).
+int rcvbuf_of(int fd);
+// The datagrams the kernel dropped at fd for want of buffer since the
+// socket was made (SO_MEMINFO's drops, what SO_RXQ_OVFL reports); 0 if
+// the kernel cannot say.
+uint32_t socket_drops_of(int fd);
+
 // A non-blocking UDP socket of e's family bound to e; v6 only for an
-// IPv6 endpoint. It reads the ECN field of every datagram (IP_RECVTOS,
-// IPV6_RECVTCLASS) for recv_datagram().
-Fd bind_udp(const Endpoint &e);
+// IPv6 endpoint, its receive buffer rcvbuf bytes (set_rcvbuf()). It reads
+// the ECN field of every datagram (IP_RECVTOS, IPV6_RECVTCLASS) and the
+// socket's drops (SO_RXQ_OVFL) for recv_datagram().
+Fd bind_udp(const Endpoint &e, int rcvbuf = kDefaultRcvbuf);
 // A non-blocking UDP socket bound to src_port (0: an ephemeral one) and
 // connected to dst, sending ECT(0) (spec 6.4: IP_TOS / IPV6_TCLASS =
-// 0x02).
+// 0x02), its receive buffer kDefaultRcvbuf if it can get it, the socket's
+// drops read as bind_udp()'s.
 Fd connect_udp_ect(const Endpoint &dst, uint16_t src_port = 0);
 
 // ECN codepoints (RFC 3168), the low two bits of the TOS or traffic class.
@@ -81,6 +107,10 @@ struct Datagram {
 	size_t len = 0;         // bytes in the buffer
 	bool truncated = false; // longer than the buffer
 	uint8_t tos = 0;        // its TOS or traffic class, 0 if unknown
+	// SO_RXQ_OVFL: the datagrams the socket had dropped for want of
+	// buffer when this one was queued, since the socket was made; the
+	// kernel says nothing while none were (0).
+	uint32_t drops = 0;
 	Endpoint from;
 
 	uint8_t ecn() const { return tos & kEcnMask; }

@@ -152,7 +152,8 @@ FlowConfig flow_config(const SenderSettings &s, uint32_t flow_id, const WireLimi
 ReceiverOptions receiver_options(const ReceiverSettings &s, const CodePolicy &codes)
 {
 	return { .codes = codes, .ec_wait_ns = s.ec_wait_us * kUs, .window_bytes = s.window_bytes,
-		 .max_flows = s.max_flows, .trim_dscp = trim_dscp_of(s.trim_dscp) };
+		 .max_flows = s.max_flows, .trim_dscp = trim_dscp_of(s.trim_dscp),
+		 .rcvbuf = s.rcvbuf };
 }
 
 } // namespace unorc

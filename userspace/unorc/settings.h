@@ -57,6 +57,10 @@ struct ReceiverSettings {
 	uint64_t window_bytes = 16 << 20;
 	size_t max_flows = 256;
 	std::string trim_dscp = "62"; // sch_phantom's default, or "off"
+	// The socket's receive buffer, bytes, 0: the kernel's default. A
+	// trimming port's burst of headers needs room (net.h's
+	// kDefaultRcvbuf).
+	int rcvbuf = kDefaultRcvbuf;
 };
 
 // Both ends' settings: what knobs.h's table reads and writes.

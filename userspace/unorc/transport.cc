@@ -205,6 +205,13 @@ void SenderFlow::on_readable(int fd, uint64_t now_ns)
 {
 	Datagram d;
 	for (int k = 0; k < kBatch && recv_datagram(fd, { buf_.data(), buf_.size() }, &d); k++) {
+		// A count below the last is a socket a re-path put under fd,
+		// counting from 0.
+		uint32_t &last = socket_drops_[fd];
+		if (d.drops) {
+			stats_.socket_drops += d.drops >= last ? d.drops - last : d.drops;
+			last = d.drops;
+		}
 		if (d.truncated)
 			count(stats_.drops, Drop::Oversize);
 		else
@@ -405,8 +412,13 @@ ReceiverTransport::ReceiverTransport(const Endpoint &listen, const ReceiverOptio
 	for (const WireLimits *c : { &opt.codes.inter, &opt.codes.intra })
 		Receiver({ .code = *c, .ec_wait_ns = opt.ec_wait_ns,
 			   .max_blocks = max_blocks(opt, *c) });
-	fd_ = bind_udp(listen);
+	fd_ = bind_udp(listen, opt.rcvbuf);
 	raw_ = fd_.get();
+}
+
+uint64_t ReceiverTransport::socket_drops() const
+{
+	return std::max<uint64_t>(stats_.socket_drops, socket_drops_of(fd_.get()));
 }
 
 ReceiverCounters ReceiverTransport::totals() const
@@ -423,6 +435,8 @@ void ReceiverTransport::on_readable(int fd, uint64_t now_ns)
 	for (int k = 0; k < kBatch && recv_datagram(fd, { buf_.data(), buf_.size() }, &d); k++) {
 		stats_.datagrams++;
 		stats_.ce += d.ce();
+		if (d.drops)
+			stats_.socket_drops = d.drops;
 		last_rx_ns_ = now_ns;
 		if (d.truncated || d.len > kMaxDatagram)
 			count(stats_.drops, Drop::Oversize);

@@ -129,6 +129,10 @@ struct FlowStats {
 	uint64_t window_stops = 0;  // sending stopped on a full window
 	uint64_t pacing_waits = 0;  // sending waited for the pacer
 	uint64_t max_cwnd = 0;      // bytes
+	// Replies the kernel dropped at the flow's sockets for want of
+	// buffer (SO_RXQ_OVFL), summed over them; a socket a re-path
+	// replaced counts what it reported last.
+	uint64_t socket_drops = 0;
 	DropCounters drops;
 };
 
@@ -194,6 +198,7 @@ private:
 	std::vector<Completion> completed_;
 	std::vector<TrimRepair> trim_repairs_;
 	std::vector<uint8_t> buf_;
+	std::map<int, uint32_t> socket_drops_; // the last SO_RXQ_OVFL count, by socket
 	std::mt19937 rng_; // UnoLB's draws
 	FlowStats stats_;
 };
@@ -208,6 +213,9 @@ struct ReceiverOptions {
 	// short, is a trim and NACKed at once. None: it is dropped as
 	// truncated, and the NACK timer and RTO repair it.
 	std::optional<uint8_t> trim_dscp;
+	// The socket's receive buffer, bytes (set_rcvbuf()); 0: the
+	// kernel's default.
+	int rcvbuf = kDefaultRcvbuf;
 };
 
 struct ReceiverStats {
@@ -216,6 +224,10 @@ struct ReceiverStats {
 	uint64_t acks = 0;
 	uint64_t nacks = 0;         // trims' included
 	uint64_t send_failures = 0; // ACKs and NACKs the kernel refused
+	// Datagrams the kernel dropped at the socket for want of buffer,
+	// before the transport saw them: the socket's cumulative count as
+	// the last datagram read reported it (SO_RXQ_OVFL).
+	uint64_t socket_drops = 0;
 	DropCounters drops;
 };
 
@@ -234,6 +246,11 @@ public:
 	Endpoint local() const { return local_endpoint(fd_.get()); }
 	std::vector<Delivery> take_delivered() { return std::exchange(delivered_, {}); }
 	const ReceiverStats &stats() const { return stats_; }
+	// The socket's drops now, those after the last datagram read too
+	// (socket_drops_of()), at least what the last datagram reported.
+	uint64_t socket_drops() const;
+	// The socket's receive buffer as the kernel holds it (rcvbuf_of()).
+	int rcvbuf() const { return rcvbuf_of(fd_.get()); }
 	// Every flow's counters, summed.
 	ReceiverCounters totals() const;
 	size_t flows() const { return flows_.size(); }

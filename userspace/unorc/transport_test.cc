@@ -865,3 +865,87 @@ TEST(Transport, GarbageRepliesAreCountedAtTheSender)
 	EXPECT_EQ(tx.sender().in_flight_bytes(), h.payload_len);
 	EXPECT_TRUE(tx.take_completed().empty());
 }
+
+namespace {
+
+// n datagrams of len bytes from tx; how many the kernel took.
+int send_burst(const Fd &tx, int n, size_t len)
+{
+	const Bytes b(len, 0x55);
+	int sent = 0;
+	for (int k = 0; k < n; k++)
+		sent += ::send(tx.get(), b.data(), b.size(), 0) == static_cast<ssize_t>(len);
+	return sent;
+}
+
+} // namespace
+
+// A receive buffer too small for a burst: the kernel drops what does not
+// fit, and SO_RXQ_OVFL says how many, exactly what was sent and not read.
+// The count rides on the datagrams queued after the drops, so one more is
+// sent once the socket is drained.
+TEST(Net, SocketDropsAreCounted)
+{
+	const Fd rx = bind_udp(parse_endpoint("127.0.0.1:0"), 4096);
+	EXPECT_LT(rcvbuf_of(rx.get()), 65536);
+	const Fd tx = connect_udp_ect(local_endpoint(rx.get()));
+	int sent = send_burst(tx, 200, 1000);
+	ASSERT_EQ(sent, 200);
+	Bytes buf(2000);
+	Datagram d;
+	int read = 0;
+	while (recv_datagram(rx.get(), buf, &d))
+		read++;
+	ASSERT_GT(read, 0);
+	ASSERT_LT(read, sent);
+	EXPECT_EQ(socket_drops_of(rx.get()), static_cast<uint32_t>(sent - read));
+	sent += send_burst(tx, 1, 1000);
+	ASSERT_TRUE(recv_datagram(rx.get(), buf, &d));
+	read++;
+	EXPECT_EQ(d.drops, static_cast<uint32_t>(sent - read));
+	EXPECT_FALSE(recv_datagram(rx.get(), buf, &d));
+}
+
+// rcvbuf 0 leaves the kernel's default; a bad size is refused.
+TEST(Net, Rcvbuf)
+{
+	const Fd dflt = bind_udp(parse_endpoint("127.0.0.1:0"), 0);
+	const Fd plain(::socket(AF_INET, SOCK_DGRAM, 0));
+	EXPECT_EQ(rcvbuf_of(dflt.get()), rcvbuf_of(plain.get()));
+	const Fd big = bind_udp(parse_endpoint("127.0.0.1:0"));
+	if (::geteuid() == 0) // SO_RCVBUFFORCE: beyond rmem_max
+		EXPECT_EQ(rcvbuf_of(big.get()), 2 * kDefaultRcvbuf);
+	else
+		EXPECT_GE(rcvbuf_of(big.get()), rcvbuf_of(plain.get()));
+	EXPECT_THROW(bind_udp(parse_endpoint("127.0.0.1:0"), -1), SysError);
+	EXPECT_THROW(bind_udp(parse_endpoint("127.0.0.1:0"), kMaxRcvbuf + 1), SysError);
+}
+
+// The receiver's socket_drops: the datagrams the kernel dropped before
+// the transport read them, sent - read.
+TEST(Transport, ReceiverCountsSocketDrops)
+{
+	ReceiverOptions ro = { .codes = { .inter_prefixes = {}, .inter = kNoCode, .intra = kNoCode },
+			       .ec_wait_ns = 2 * kMs, .window_bytes = 1 << 20, .max_flows = 1,
+			       .trim_dscp = {}, .rcvbuf = 4096 };
+	ReceiverTransport rx(parse_endpoint("127.0.0.1:0"), ro);
+	EXPECT_LT(rx.rcvbuf(), 65536);
+	const Fd tx = connect_udp_ect(rx.local());
+	int sent = send_burst(tx, 200, 500);
+	const auto drain = [&] {
+		for (uint64_t before = ~0ULL; before != rx.stats().datagrams;) {
+			before = rx.stats().datagrams;
+			rx.on_readable(rx.sockets()[0], monotonic_ns());
+		}
+	};
+	drain();
+	ASSERT_GT(rx.stats().datagrams, 0u);
+	EXPECT_EQ(rx.socket_drops(), sent - rx.stats().datagrams);
+	sent += send_burst(tx, 1, 500);
+	drain();
+	EXPECT_EQ(rx.stats().socket_drops, sent - rx.stats().datagrams);
+	EXPECT_GT(rx.stats().socket_drops, 0u);
+	EXPECT_EQ(rx.socket_drops(), rx.stats().socket_drops);
+	// Garbage all of it, counted as such: nothing else.
+	EXPECT_EQ(rx.stats().drops.total(), rx.stats().datagrams);
+}
