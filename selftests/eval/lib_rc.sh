@@ -73,7 +73,8 @@ rc_tcp_counters() {
 # FCT (p50, p99, mean, max, in ms; unoperf's nearest rank), the messages
 # completed at the client and at the server, and what repaired the
 # losses: UnoRC's resent packets, RTO events, NACKs (TRIMMED ones among
-# them), the server's decoded blocks, trims and duplicates; TCP's
+# them), the server's decoded blocks, trims and duplicates, and the
+# datagrams its socket dropped for want of buffer (socket_drops); TCP's
 # retransmitted segments, RTOs and tail loss probes (the senders' MIBs).
 # The client's output goes to $OUT_DIR/$EV_SCENARIO-$EV_LABEL.unoperf.json,
 # the server's to ....server.jsonl; the flows to $TB_RUN/flows.json.
@@ -148,6 +149,7 @@ rc_messages() {
 			"mismatched_bytes \(.mismatched_bytes)", "bad_messages \(.bad_flows)",
 			"decoded_blocks \(.decoded_blocks)", "server_nacks \(.nacks)",
 			"server_trims \(.trims)", "duplicates \(.duplicates)",
+			"socket_drops \(.socket_drops // 0)",
 			"truncated \(.drops.payload_truncated // 0)")' "$_srv" >> "$TB_RUN/metrics"
 	if [ $_tr = tcp ]; then
 		# shellcheck disable=SC2086,SC2046

@@ -135,4 +135,5 @@ ev_finish "$N-to-1 incasts of UnoRC messages of $SIZE B (one intra-DC BDP), intr
 	  ["done_gain_over_drop","incast gain over drop"],["done_gap_over_rto","gap / RTO"],
 	  ["trims","port trims"],["drops","port drops"],["trim_nacks","TRIMMED NACKs"],
 	  ["nacks","NACKs"],["retransmissions","resent packets"],["rto_events","RTO events"],
-	  ["decoded_blocks","blocks decoded"],["duplicates","duplicates"],["mismatched_bytes","bytes wrong"]]'
+	  ["decoded_blocks","blocks decoded"],["duplicates","duplicates"],["socket_drops","server socket drops"],
+	  ["mismatched_bytes","bytes wrong"]]'
