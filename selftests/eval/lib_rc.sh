@@ -40,17 +40,6 @@ rc_timers() {
 	RC_RTO_INTER_US=$((EV_INTER_US + _drain))
 }
 
-# rc_wait_udp NS PORT: wait until a UDP socket is bound to PORT in NS.
-rc_wait_udp() {
-	_tries=50
-	while [ $_tries -gt 0 ]; do
-		tb_exec "$1" ss -Huln "sport = :$2" | grep -q . && return 0
-		sleep 0.1
-		_tries=$((_tries - 1))
-	done
-	tb_die "nothing listens on udp $1:$2"
-}
-
 # rc_tcp_counters NS...: "RetransSegs TCPTimeouts TCPLossProbes" summed
 # over the namespaces' TCP MIBs (per namespace in /proc/net).
 rc_tcp_counters() {
@@ -107,7 +96,7 @@ rc_messages() {
 	_spid=$!
 	echo $_spid >> "$TB_RUN/pids"
 	if [ $_tr = unorc ]; then
-		rc_wait_udp "$TB_RCV" "$EV_PORT"
+		tb_wait_listen "$TB_RCV" "$EV_PORT" udp
 	else
 		tb_wait_listen "$TB_RCV" "$EV_PORT"
 	fi

@@ -561,14 +561,19 @@ tb_port_rate() {
 	tb_log "port rate $TB_PORT_MBIT Mbit/s: the VM forwards $TB_HOST_MBPS Mbit/s unshaped"
 }
 
+# tb_wait_listen NS PORT [udp]: wait until a TCP socket listens on PORT in
+# NS, or with udp a UDP socket is bound to it.
 tb_wait_listen() {
+	_proto=${3:-tcp}
+	_flag=-Htln
+	[ "$_proto" = udp ] && _flag=-Huln
 	_tries=50
 	while [ $_tries -gt 0 ]; do
-		tb_exec "$1" ss -Htln "sport = :$2" | grep -q . && return 0
+		tb_exec "$1" ss $_flag "sport = :$2" | grep -q . && return 0
 		sleep 0.1
 		_tries=$((_tries - 1))
 	done
-	tb_die "nothing listens on $1:$2"
+	tb_die "nothing listens on $_proto $1:$2"
 }
 
 # tb_rcv_sockets: the receiver's established TCP sockets (ss -Htin),
