@@ -319,7 +319,7 @@ protected:
 	void trim(const PacketHeader &h, uint64_t now_us)
 	{
 		reply(serialize(Nack{ .flow_id = 9, .block_id = h.block_id, .trimmed = true,
-				      .block_idx = h.block_idx }),
+				      .block_idx = h.block_idx, .echo_tx_ts_ns = h.tx_ts_ns }),
 		      now_us);
 	}
 

@@ -2,7 +2,6 @@
 #include "net.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <linux/sock_diag.h>
 #include <netinet/ip.h>
 #include <sys/uio.h>
@@ -365,55 +364,80 @@ PortPaths::PortPaths(const Endpoint &dst, int subflows, uint16_t first_port)
 	for (int k = 0; k < subflows; k++) {
 		const uint16_t port = first_port ? static_cast<uint16_t>(first_port + k) : 0;
 
-		fds_.push_back(connect_udp_ect(dst, port));
-		raw_.push_back(fds_.back().get());
+		subflows_.push_back(std::make_shared<const Fd>(connect_udp_ect(dst, port)));
 	}
+	update_raw();
 }
 
 bool PortPaths::send(uint16_t subflow, std::span<const uint8_t> dgram)
 {
-	return ::send(fds_.at(subflow).get(), dgram.data(), dgram.size(), MSG_DONTWAIT) ==
+	return ::send(subflows_.at(subflow)->get(), dgram.data(), dgram.size(), MSG_DONTWAIT) ==
 	       static_cast<ssize_t>(dgram.size());
 }
 
 uint32_t PortPaths::entropy(uint16_t subflow) const
 {
-	return local_endpoint(fds_.at(subflow).get()).port();
+	return local_endpoint(subflows_.at(subflow)->get()).port();
 }
 
 std::vector<uint16_t> PortPaths::ports() const
 {
 	std::vector<uint16_t> p;
-	for (const Fd &fd : fds_)
-		p.push_back(local_endpoint(fd.get()).port());
+	for (const Socket &s : subflows_)
+		p.push_back(local_endpoint(s->get()).port());
 	return p;
 }
 
-// Spec 5.2's simplest robust option: the sub-flow gets a socket bound to
-// the new port, or the socket of the sub-flow already on it (two
-// sub-flows on one port are one path, and only one socket can bind it).
-// dup3() puts that socket under the sub-flow's descriptor and closes the
-// old one, so sockets() does not change and a Loop polling it polls the
-// new socket. Replies on their way to the old port are lost; the NACK and
-// RTO repair them as any loss. A port that cannot be bound (another
-// socket has it) leaves the old socket in place.
-bool PortPaths::repath(uint16_t subflow, uint32_t entropy)
+// The socket on a port: a sub-flow's (two sub-flows on one port are one
+// path, and only one socket can bind it), a lingering one's, which goes
+// back to work, or a new one (spec 5.2's simplest robust option).
+PortPaths::Socket PortPaths::socket_on(uint16_t port)
 {
-	if (subflow >= fds_.size() || entropy == 0 || entropy > 65535)
+	const auto on = [port](const Socket &s) { return local_endpoint(s->get()).port() == port; };
+	if (const auto it = std::find_if(subflows_.begin(), subflows_.end(), on);
+	    it != subflows_.end())
+		return *it;
+	const auto it = std::find_if(lingering_.begin(), lingering_.end(),
+				     [&](const Lingering &l) { return on(l.sock); });
+	if (it == lingering_.end())
+		return std::make_shared<const Fd>(connect_udp_ect(dst_, port));
+	Socket s = std::move(it->sock);
+	lingering_.erase(it);
+	return s;
+}
+
+// A port that cannot be bound (another socket has it) leaves the sub-flow
+// on its socket.
+bool PortPaths::repath(uint16_t subflow, uint32_t entropy, uint64_t now_ns, uint64_t linger_ns)
+{
+	if (subflow >= subflows_.size() || entropy == 0 || entropy > 65535)
 		return false;
+	std::erase_if(lingering_, [now_ns](const Lingering &l) { return l.until_ns <= now_ns; });
 	try {
-		const std::vector<uint16_t> now = ports();
-		if (now[subflow] == entropy)
+		if (local_endpoint(subflows_[subflow]->get()).port() == entropy) {
+			update_raw();
 			return true;
-		const auto on = std::find(now.begin(), now.end(), entropy);
-		Fd fresh;
-		if (on == now.end())
-			fresh = connect_udp_ect(dst_, static_cast<uint16_t>(entropy));
-		const int from = fresh ? fresh.get() : raw_[on - now.begin()];
-		return ::dup3(from, raw_[subflow], O_CLOEXEC) >= 0;
+		}
+		Socket left = std::exchange(subflows_[subflow],
+					    socket_on(static_cast<uint16_t>(entropy)));
+		// A socket another sub-flow still sends on is read anyway.
+		if (std::find(subflows_.begin(), subflows_.end(), left) == subflows_.end())
+			lingering_.push_back({ std::move(left), now_ns + linger_ns });
+		update_raw();
+		return true;
 	} catch (const SysError &) {
+		update_raw();
 		return false;
 	}
+}
+
+void PortPaths::update_raw()
+{
+	raw_.clear();
+	for (const Socket &s : subflows_)
+		raw_.push_back(s->get());
+	for (const Lingering &l : lingering_)
+		raw_.push_back(l.sock->get());
 }
 
 } // namespace unorc

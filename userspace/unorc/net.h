@@ -142,18 +142,22 @@ public:
 	// refused it (a full socket buffer, ENOBUFS): the packet is then lost,
 	// which the sender's NACK and RTO repair.
 	virtual bool send(uint16_t subflow, std::span<const uint8_t> dgram) = 0;
-	// The sockets ACKs and NACKs come back on. The span and the
-	// descriptors in it stay the same for the life of the Paths, re-paths
-	// included; two sub-flows on one path may name one socket twice.
+	// The sockets ACKs and NACKs come back on: sub-flow k's at [k], then
+	// those re-paths left that are still kept. Two sub-flows on one path
+	// name one socket twice. A re-path changes the set: read it again
+	// after one.
 	virtual std::span<const int> sockets() const = 0;
 	// Sub-flow k's entropy, k < count().
 	virtual uint32_t entropy(uint16_t subflow) const = 0;
 	// Where UnoLB draws fresh entropies from (spec 5.2 and 9.27).
 	virtual EntropyRange entropy_range() const = 0;
 	// Moves sub-flow k < count() onto the path of an entropy: a fresh one
-	// from entropy_range() or another sub-flow's (UnoLB, spec 5.1). false
-	// if it cannot: the sub-flow keeps its path. Never throws.
-	virtual bool repath(uint16_t subflow, uint32_t entropy) = 0;
+	// from entropy_range() or another sub-flow's (UnoLB, spec 5.1), at
+	// now_ns. Replies to what the sub-flow sent on the path it leaves
+	// are still on their way: they are read for linger_ns more.
+	// false if it cannot: the sub-flow keeps its path. Never throws.
+	virtual bool repath(uint16_t subflow, uint32_t entropy, uint64_t now_ns,
+			    uint64_t linger_ns) = 0;
 };
 
 // One connected UDP socket per sub-flow, each bound to its own source
@@ -162,23 +166,43 @@ public:
 // sub-flow's path). Re-paths draw 16384 ports from first_port on, or
 // from 49152 (the dynamic ports, spec 5.2) if it is 0, never past 65535:
 // a firewall that admits those admits every path of the flow.
+//
+// A re-path keeps the socket a sub-flow leaves open, and in sockets(),
+// for linger_ns: closed at once, it would answer the replies still on
+// their way with ICMP port unreachable, and their packets would wait for
+// the RTO, which re-paths again. Lingering sockets are closed at the
+// first re-path after their time; as UnoLB moves a sub-flow at most once
+// per base RTT, at most S * (linger / base RTT + 1) are open.
 class PortPaths : public Paths {
 public:
 	PortPaths(const Endpoint &dst, int subflows, uint16_t first_port = 0);
 
-	int count() const override { return static_cast<int>(fds_.size()); }
+	int count() const override { return static_cast<int>(subflows_.size()); }
 	bool send(uint16_t subflow, std::span<const uint8_t> dgram) override;
 	std::span<const int> sockets() const override { return raw_; }
 	uint32_t entropy(uint16_t subflow) const override;
 	EntropyRange entropy_range() const override { return range_; }
-	bool repath(uint16_t subflow, uint32_t entropy) override;
+	bool repath(uint16_t subflow, uint32_t entropy, uint64_t now_ns,
+		    uint64_t linger_ns) override;
 	// The source port of each sub-flow: its entropy.
 	std::vector<uint16_t> ports() const;
+	// The sockets re-paths left that are still open.
+	size_t lingering() const { return lingering_.size(); }
 
 private:
+	using Socket = std::shared_ptr<const Fd>;
+	struct Lingering {
+		Socket sock;
+		uint64_t until_ns;
+	};
+
+	Socket socket_on(uint16_t port);
+	void update_raw();
+
 	Endpoint dst_;
 	EntropyRange range_;
-	std::vector<Fd> fds_;
+	std::vector<Socket> subflows_; // sub-flows on one port share one
+	std::vector<Lingering> lingering_;
 	std::vector<int> raw_;
 };
 

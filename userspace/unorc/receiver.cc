@@ -102,7 +102,8 @@ std::optional<Nack> Receiver::on_trim(const PacketHeader &h)
 		     .block_id = h.block_id,
 		     .highest_completed_block = highest_completed(),
 		     .trimmed = true,
-		     .block_idx = h.block_idx };
+		     .block_idx = h.block_idx,
+		     .echo_tx_ts_ns = h.tx_ts_ns };
 }
 
 // Whether h says of its block what the block's first packet said.

@@ -294,7 +294,10 @@ int Sender::on_trim_nack(const Nack &n, uint64_t now_ns)
 		return 0;
 	}
 	Packet &p = it->second.pkts[n.block_idx];
-	if (p.acked || p.queued) {
+	// A trim of an earlier transmission (the RTO or an earlier NACK
+	// resent the packet since) says nothing of the one in flight:
+	// resending for it would add a copy per NACK to a full port.
+	if (p.acked || p.queued || n.echo_tx_ts_ns != p.h.tx_ts_ns) {
 		counters_.trim_nacks_ignored++;
 		return 0;
 	}

@@ -97,7 +97,7 @@ struct SenderCounters {
 	uint64_t bad_acks = 0;  // a packet never sent, or an unknown sub-flow: ignored
 	uint64_t bad_nacks = 0; // a block or (TRIMMED) a packet never sent: ignored
 	uint64_t trim_resends = 0;       // packets queued again by a TRIMMED NACK
-	uint64_t trim_nacks_ignored = 0; // its packet ACKed, queued, or its block complete
+	uint64_t trim_nacks_ignored = 0; // its packet ACKed, queued, sent since, or its block complete
 };
 
 // How long a trimmed packet took to be repaired, its ACK or its block's

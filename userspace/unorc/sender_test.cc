@@ -525,30 +525,34 @@ TEST(Sender, HoldsTheBlocksNotComplete)
 
 namespace {
 
-Nack trim_nack(uint32_t block_id, uint16_t block_idx, uint32_t highest = kNoBlock)
+// The NACK of a trimmed transmission of a packet, sent at tx_ts.
+Nack trim_nack(uint32_t block_id, uint16_t block_idx, uint64_t tx_ts = 0,
+	       uint32_t highest = kNoBlock)
 {
 	return { .flow_id = 7,
 		 .block_id = block_id,
 		 .highest_completed_block = highest,
 		 .trimmed = true,
-		 .block_idx = block_idx };
+		 .block_idx = block_idx,
+		 .echo_tx_ts_ns = tx_ts };
 }
 
 } // namespace
 
 // A TRIMMED NACK queues its one packet, at once and once: it leaves the
 // window, goes out next with RETX and a fresh RTO, and a second NACK
-// before it has gone changes nothing.
+// before it has gone changes nothing; nor, once it has, does a NACK of
+// the trimmed transmission: the one in flight is another.
 TEST(Sender, TrimNackResendsThatPacketOnly)
 {
 	Sender s(config());
 	s.send_message(1, pattern(256, 1)); // blocks 0 and 1
 	const auto pkts = drain(s, 100);    // packet k at 100 + k
 	EXPECT_EQ(s.in_flight_bytes(), 320u);
-	EXPECT_EQ(s.on_nack(trim_nack(0, 3), 150), 1);
+	EXPECT_EQ(s.on_nack(trim_nack(0, 3, 103), 150), 1);
 	EXPECT_EQ(s.in_flight_bytes(), 304u);
 	EXPECT_TRUE(s.has_queued());
-	EXPECT_EQ(s.on_nack(trim_nack(0, 3), 151), 0);
+	EXPECT_EQ(s.on_nack(trim_nack(0, 3, 103), 151), 0);
 	const auto again = drain(s, 160);
 	ASSERT_EQ(again.size(), 1u);
 	EXPECT_EQ(again[0].h.psn, 3u);
@@ -556,13 +560,15 @@ TEST(Sender, TrimNackResendsThatPacketOnly)
 	EXPECT_EQ(again[0].h.tx_ts_ns, 160u);
 	EXPECT_EQ(again[0].payload, pkts[3].payload);
 	EXPECT_EQ(s.in_flight_bytes(), 320u);
+	EXPECT_EQ(s.on_nack(trim_nack(0, 3, 103), 165), 0);
+	EXPECT_EQ(s.in_flight_bytes(), 320u);
 	// Its RTO runs from the resend, the others' from their first send.
 	EXPECT_EQ(s.scan(100 + kRto + 19), 19);
 	EXPECT_EQ(s.scan(160 + kRto - 1), 0);
 	EXPECT_EQ(s.scan(160 + kRto), 1);
 	const SenderCounters &c = s.counters();
 	EXPECT_EQ(c.trim_resends, 1u);
-	EXPECT_EQ(c.trim_nacks_ignored, 1u);
+	EXPECT_EQ(c.trim_nacks_ignored, 2u);
 	EXPECT_EQ(c.retransmits, 1u);
 	EXPECT_EQ(c.bad_nacks, 0u);
 }
@@ -585,11 +591,11 @@ TEST(Sender, TrimNackOfNothingToResendChangesNothing)
 	s.on_ack(ack_of(pkts[2].h), 210);
 	const uint64_t in_flight = s.in_flight_bytes();
 	ASSERT_EQ(in_flight, 15u * 16); // 15 + 1 sent, 1 ACKed
-	const Nack ignored[] = { trim_nack(0, 2), trim_nack(0, 2, 0) };
+	const Nack ignored[] = { trim_nack(0, 2, 102), trim_nack(0, 2, 102, 0) };
 	const Nack bad[] = {
 		trim_nack(1, 5),     trim_nack(1, 10),          trim_nack(2, 8),
-		trim_nack(2, 8, 1),  trim_nack(3, 0),           trim_nack(4, 0),
-		trim_nack(4, 0, 3),  trim_nack(kNoBlock - 1, 9), Nack{ 7, 3, 2 },
+		trim_nack(2, 8, 0, 1), trim_nack(3, 0),         trim_nack(4, 0),
+		trim_nack(4, 0, 0, 3),  trim_nack(kNoBlock - 1, 9), Nack{ 7, 3, 2 },
 		Nack{ 7, 4, 3 },
 	};
 	for (const Nack &n : ignored)
@@ -603,7 +609,7 @@ TEST(Sender, TrimNackOfNothingToResendChangesNothing)
 	EXPECT_EQ(drain(s, 400).size(), 5u);
 	// Block 0 complete: a trim of it is stale.
 	s.on_ack(ack_of(pkts[0].h, 0), 500);
-	EXPECT_EQ(s.on_nack(trim_nack(0, 7), 510), 0);
+	EXPECT_EQ(s.on_nack(trim_nack(0, 7, 107), 510), 0);
 	EXPECT_FALSE(s.has_queued());
 	const SenderCounters &c = s.counters();
 	EXPECT_EQ(c.trim_nacks_ignored, 3u);
@@ -623,15 +629,15 @@ TEST(Sender, TrimRepairTimes)
 	Sender s(config());
 	s.send_message(1, pattern(256, 1)); // blocks 0 and 1
 	const auto pkts = drain(s, 100);    // packet k at 100 + k
-	s.on_nack(trim_nack(0, 3), 150);
+	s.on_nack(trim_nack(0, 3, 103), 150);
 	const auto r3 = drain(s, 160);
 	ASSERT_EQ(r3.size(), 1u);
 	s.on_ack(ack_of(r3[0].h), 200);
 	EXPECT_EQ(s.take_trim_repairs(), (std::vector<TrimRepair>{ { 200 - 103, 200 - 150, 200 - 160, 1 } }));
 
-	s.on_nack(trim_nack(0, 5), 210);
+	s.on_nack(trim_nack(0, 5, 105), 210);
 	const auto r5 = drain(s, 220);
-	EXPECT_EQ(s.on_nack(trim_nack(0, 5), 300), 1);
+	EXPECT_EQ(s.on_nack(trim_nack(0, 5, 220), 300), 1);
 	EXPECT_EQ(drain(s, 310).size(), 1u);
 	EXPECT_TRUE(s.take_trim_repairs().empty());
 	s.on_ack(ack_of(r5[0].h), 400);
@@ -639,7 +645,7 @@ TEST(Sender, TrimRepairTimes)
 
 	// Block 1's packet 1, trimmed: its block completes on eight other
 	// ACKs before the resend's.
-	s.on_nack(trim_nack(1, 1), 500);
+	s.on_nack(trim_nack(1, 1, 111), 500);
 	const auto r11 = drain(s, 510);
 	for (int i : { 10, 12, 13, 14, 15, 16, 17 })
 		s.on_ack(ack_of(pkts[i].h), 600);
@@ -660,7 +666,7 @@ TEST(Sender, TrimRepairBeforeTheResend)
 	Sender s(config());
 	s.send_message(1, pattern(256, 1)); // blocks 0 and 1
 	const auto pkts = drain(s, 100);    // packet k at 100 + k
-	s.on_nack(trim_nack(1, 1), 500);
+	s.on_nack(trim_nack(1, 1, 111), 500);
 	for (int i : { 10, 12, 13, 14, 15, 16, 17, 18 })
 		s.on_ack(ack_of(pkts[i].h), 600);
 	EXPECT_FALSE(s.holds(1));

@@ -145,12 +145,6 @@ bool Loop::run(const std::function<bool(uint64_t)> &step, uint64_t deadline_ns)
 {
 	std::vector<pollfd> fds;
 	std::vector<Task *> owner;
-	for (Task *t : tasks_) {
-		for (int fd : t->sockets()) {
-			fds.push_back({ .fd = fd, .events = POLLIN, .revents = 0 });
-			owner.push_back(t);
-		}
-	}
 	for (;;) {
 		uint64_t now = monotonic_ns(), wake = deadline_ns;
 		for (Task *t : tasks_)
@@ -159,6 +153,15 @@ bool Loop::run(const std::function<bool(uint64_t)> &step, uint64_t deadline_ns)
 			return true;
 		if (now >= deadline_ns)
 			return false;
+		// A re-path changes a task's sockets.
+		fds.clear();
+		owner.clear();
+		for (Task *t : tasks_) {
+			for (int fd : t->sockets()) {
+				fds.push_back({ .fd = fd, .events = POLLIN, .revents = 0 });
+				owner.push_back(t);
+			}
+		}
 		const uint64_t wait = wake > now ? wake - now : 0;
 		const timespec ts = { .tv_sec = static_cast<time_t>(wait / 1'000'000'000),
 				      .tv_nsec = static_cast<long>(wait % 1'000'000'000) };
@@ -336,8 +339,9 @@ void SenderFlow::repath(uint64_t now_ns)
 	LbDraws rnd;
 	for (uint32_t &r : rnd)
 		r = static_cast<uint32_t>(rng_());
-	const auto move = [this](uint16_t k, uint32_t entropy) {
-		const bool moved = paths_->repath(k, entropy);
+	// A reply later than the RTO finds its packet resent already.
+	const auto move = [this, now_ns](uint16_t k, uint32_t entropy) {
+		const bool moved = paths_->repath(k, entropy, now_ns, cfg_.rto_ns);
 		(moved ? stats_.rebinds : stats_.rebind_failures)++;
 		return moved;
 	};

@@ -43,6 +43,7 @@ namespace unorc {
 class Task {
 public:
 	virtual ~Task() = default;
+	// Its sockets now: read again after on_readable() and run().
 	virtual std::span<const int> sockets() const = 0;
 	// Reads the datagrams waiting on fd, one of sockets().
 	virtual void on_readable(int fd, uint64_t now_ns) = 0;

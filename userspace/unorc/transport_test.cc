@@ -79,9 +79,10 @@ public:
 	std::span<const int> sockets() const override { return inner_.sockets(); }
 	uint32_t entropy(uint16_t subflow) const override { return inner_.entropy(subflow); }
 	EntropyRange entropy_range() const override { return inner_.entropy_range(); }
-	bool repath(uint16_t subflow, uint32_t entropy) override
+	bool repath(uint16_t subflow, uint32_t entropy, uint64_t now_ns,
+		    uint64_t linger_ns) override
 	{
-		return inner_.repath(subflow, entropy);
+		return inner_.repath(subflow, entropy, now_ns, linger_ns);
 	}
 	bool send(uint16_t subflow, std::span<const uint8_t> dgram) override
 	{
@@ -521,9 +522,30 @@ TEST(Transport, SubflowsFromAFixedFirstPort)
 	EXPECT_THROW(PortPaths(dst, 3, 65534), std::invalid_argument);
 }
 
-// A re-path re-binds the sub-flow's socket to the new port, or shares the
-// socket of the sub-flow already on it, under the sub-flow's descriptor:
-// sockets() does not change. A port it cannot bind changes nothing.
+// A datagram from rx to port reaches the socket fd (one of sockets()).
+void expect_reply_reaches(const Fd &rx, uint16_t port, int fd)
+{
+	const Endpoint to = parse_endpoint("127.0.0.1:" + std::to_string(port));
+	const uint8_t byte = 0x17;
+	ASSERT_EQ(::sendto(rx.get(), &byte, 1, 0, to.sa(), to.len), 1);
+	pollfd p = { .fd = fd, .events = POLLIN, .revents = 0 };
+	ASSERT_EQ(::poll(&p, 1, 5000), 1);
+	uint8_t buf[4];
+	Datagram d;
+	ASSERT_TRUE(recv_datagram(fd, buf, &d));
+	EXPECT_EQ(d.len, 1u);
+}
+
+std::vector<int> fds_of(const PortPaths &paths)
+{
+	return { paths.sockets().begin(), paths.sockets().end() };
+}
+
+// A re-path binds the sub-flow a socket on the new port, or shares the
+// socket of the sub-flow already on it. The socket it leaves stays in
+// sockets(), after the sub-flows', and takes replies for the linger time;
+// a re-path onto its port takes it back; the first re-path past its time
+// closes it. A port it cannot bind changes nothing.
 TEST(Transport, PortPathsRepath)
 {
 	const Fd rx = bind_udp(parse_endpoint("127.0.0.1:0"));
@@ -531,7 +553,7 @@ TEST(Transport, PortPathsRepath)
 	PortPaths paths(dst, 3);
 	EXPECT_EQ(paths.entropy_range().first, 49152u);
 	EXPECT_EQ(paths.entropy_range().span, 16384u);
-	const std::vector<int> fds(paths.sockets().begin(), paths.sockets().end());
+	const std::vector<int> fds = fds_of(paths);
 	const std::vector<uint16_t> first = paths.ports();
 	uint16_t free_port;
 	{
@@ -539,27 +561,44 @@ TEST(Transport, PortPathsRepath)
 		free_port = local_endpoint(probe.get()).port();
 	}
 
-	ASSERT_TRUE(paths.repath(1, free_port));
+	ASSERT_TRUE(paths.repath(1, free_port, 0, 10));
 	EXPECT_EQ(paths.entropy(1), free_port);
-	ASSERT_TRUE(paths.repath(2, first[0]));
-	ASSERT_TRUE(paths.repath(0, first[0]));
+	EXPECT_EQ(paths.lingering(), 1u);
+	ASSERT_EQ(paths.sockets().size(), 4u);
+	EXPECT_EQ(paths.sockets()[3], fds[1]);
+	expect_reply_reaches(rx, first[1], fds[1]);
+	ASSERT_TRUE(paths.repath(2, first[0], 1, 10));
+	ASSERT_TRUE(paths.repath(0, first[0], 1, 10));
 	const std::vector<uint16_t> moved = { first[0], free_port, first[0] };
 	EXPECT_EQ(paths.ports(), moved);
+	EXPECT_EQ(paths.sockets()[2], fds[0]);
+	EXPECT_EQ(paths.lingering(), 2u); // first[1] until 10, first[2] until 11
 	expect_sent_from_ports(rx, paths);
 
 	// The receiver's own port, port 0, past 65535, no such sub-flow.
-	EXPECT_FALSE(paths.repath(0, dst.port()));
-	EXPECT_FALSE(paths.repath(0, 0));
-	EXPECT_FALSE(paths.repath(0, 65536));
-	EXPECT_FALSE(paths.repath(3, free_port));
+	const std::vector<int> before = fds_of(paths);
+	EXPECT_FALSE(paths.repath(0, dst.port(), 2, 10));
+	EXPECT_FALSE(paths.repath(0, 0, 2, 10));
+	EXPECT_FALSE(paths.repath(0, 65536, 2, 10));
+	EXPECT_FALSE(paths.repath(3, free_port, 2, 10));
 	EXPECT_EQ(paths.ports(), moved);
-	EXPECT_EQ(std::vector<int>(paths.sockets().begin(), paths.sockets().end()), fds);
+	EXPECT_EQ(fds_of(paths), before);
 	expect_sent_from_ports(rx, paths);
 
-	// Sub-flow 2 leaves the shared socket: sub-flow 0 keeps it.
-	ASSERT_TRUE(paths.repath(2, first[2]));
-	EXPECT_EQ(paths.ports(), (std::vector<uint16_t>{ first[0], free_port, first[2] }));
+	// Back onto a port left: its lingering socket, the same descriptor.
+	ASSERT_TRUE(paths.repath(1, first[1], 5, 10));
+	EXPECT_EQ(paths.sockets()[1], fds[1]);
+	EXPECT_EQ(paths.lingering(), 2u); // first[2] until 11, free_port until 15
+
+	// At 12 first[2]'s socket is closed, so a new one binds its port;
+	// sub-flow 2 leaves a socket sub-flow 0 still sends on: none lingers.
+	ASSERT_TRUE(paths.repath(2, first[2], 12, 10));
+	EXPECT_EQ(paths.ports(), first);
+	EXPECT_EQ(paths.lingering(), 1u);
 	expect_sent_from_ports(rx, paths);
+	ASSERT_TRUE(paths.repath(2, first[2], 15, 10));
+	EXPECT_EQ(paths.lingering(), 0u);
+	EXPECT_EQ(paths.sockets().size(), 3u);
 }
 
 TEST(Transport, CodePolicyByPrefix)
@@ -742,13 +781,17 @@ void expect_trims_nacked(const std::string &listen)
 	const Fd trim = raw_sender(rx.local(), kTrimTos);
 	const Fd plain = raw_sender(rx.local(), kEct0);
 
+	Message sent;
+	ASSERT_EQ(parse(whole.data(), whole.size(), kCode, &sent), WireError::Ok);
 	send_bytes(trim, header);
 	pump(rx, 1);
 	EXPECT_EQ(reply(trim), bytes_of(serialize(Nack{ .flow_id = 5,
 							  .block_id = 0,
 							  .highest_completed_block = kNoBlock,
 							  .trimmed = true,
-							  .block_idx = 1 })));
+							  .block_idx = 1,
+							  .echo_tx_ts_ns =
+								  std::get<PacketHeader>(sent).tx_ts_ns })));
 	EXPECT_EQ(rx.flows(), 1u);
 	EXPECT_EQ(rx.totals().trims, 1u);
 	EXPECT_EQ(rx.totals().stored, 0u);

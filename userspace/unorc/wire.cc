@@ -115,12 +115,14 @@ WireError parse_nack(const uint8_t *p, size_t len, const WireLimits &lim, Messag
 {
 	if (len < kNackSize)
 		return WireError::Truncated;
-	if (len > kNackSize)
-		return WireError::TrailingBytes;
 	if (p[1] & ~kFlagTrimmed)
 		return WireError::BadFlags;
 	Nack n;
 	n.trimmed = p[1] & kFlagTrimmed;
+	if (len < (n.trimmed ? kTrimNackSize : kNackSize))
+		return WireError::Truncated;
+	if (len > (n.trimmed ? kTrimNackSize : kNackSize))
+		return WireError::TrailingBytes;
 	n.block_idx = get_be<uint16_t>(p + 2);
 	if (!n.trimmed && n.block_idx)
 		return WireError::BadReserved;
@@ -129,6 +131,8 @@ WireError parse_nack(const uint8_t *p, size_t len, const WireLimits &lim, Messag
 	n.flow_id = get_be<uint32_t>(p + 4);
 	n.block_id = get_be<uint32_t>(p + 8);
 	n.highest_completed_block = get_be<uint32_t>(p + 12);
+	if (n.trimmed)
+		n.echo_tx_ts_ns = get_be<uint64_t>(p + 16);
 	if (n.block_id == kNoBlock)
 		return WireError::BadBlockId;
 	// The receiver NACKs only blocks it has not completed.
@@ -230,16 +234,19 @@ AckBytes serialize(const Ack &a)
 
 NackBytes serialize(const Nack &n)
 {
-	NackBytes b{};
+	NackBytes nb;
+	uint8_t *b = nb.bytes.data();
 	b[0] = ver_type(Type::Nack);
 	if (n.trimmed) {
 		b[1] = kFlagTrimmed;
 		put_be(&b[2], n.block_idx);
+		put_be(&b[16], n.echo_tx_ts_ns);
+		nb.len = kTrimNackSize;
 	}
 	put_be(&b[4], n.flow_id);
 	put_be(&b[8], n.block_id);
 	put_be(&b[12], n.highest_completed_block);
-	return b;
+	return nb;
 }
 
 WireError parse(const uint8_t *buf, size_t len, const WireLimits &lim, Message *out,

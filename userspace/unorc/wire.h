@@ -40,8 +40,8 @@
 //  36  u32 highest_completed_block  largest B with every block <= B
 //                                   complete, or 0xffffffff: none yet
 //
-// NACK, 16 bytes, asks for a block to be repaired, or (TRIMMED) for one
-// packet of it that a switch trimmed (spec 6.3: retransmit at once):
+// NACK, 16 bytes, asks for a block to be repaired, or (TRIMMED, 24 bytes)
+// for one packet of it that a switch trimmed (spec 6.3: retransmit at once):
 //
 //   0  u8  ver_type   0x13
 //   1  u8  flags      bit0 TRIMMED
@@ -49,6 +49,7 @@
 //   4  u32 flow_id
 //   8  u32 block_id   above highest_completed_block, not 0xffffffff
 //  12  u32 highest_completed_block  as in ACK
+//  16  u64 echo_tx_ts_ns  TRIMMED only: the trimmed header's tx_ts_ns
 //
 // parse() checks every field it can; Documentation/unorc.rst has the order.
 #pragma once
@@ -64,6 +65,7 @@ inline constexpr uint8_t kVersion = 1;
 inline constexpr size_t kPacketHeaderSize = 40;
 inline constexpr size_t kAckSize = 40;
 inline constexpr size_t kNackSize = 16;
+inline constexpr size_t kTrimNackSize = 24;
 // "No block" in ACK and NACK block fields.
 inline constexpr uint32_t kNoBlock = 0xffffffff;
 
@@ -112,6 +114,9 @@ struct Nack {
 	uint32_t highest_completed_block = kNoBlock;
 	bool trimmed = false;   // for one packet of the block: block_idx
 	uint16_t block_idx = 0;
+	// TRIMMED: which transmission of it was trimmed, as ACK's echo;
+	// the sender resends only if it is the latest.
+	uint64_t echo_tx_ts_ns = 0;
 
 	bool operator==(const Nack &) const = default;
 };
@@ -178,7 +183,16 @@ const char *wire_error_name(WireError e);
 
 using PacketHeaderBytes = std::array<uint8_t, kPacketHeaderSize>;
 using AckBytes = std::array<uint8_t, kAckSize>;
-using NackBytes = std::array<uint8_t, kNackSize>;
+// A NACK's kNackSize bytes, kTrimNackSize with TRIMMED.
+struct NackBytes {
+	std::array<uint8_t, kTrimNackSize> bytes{};
+	size_t len = kNackSize;
+
+	const uint8_t *data() const { return bytes.data(); }
+	size_t size() const { return len; }
+	const uint8_t *begin() const { return bytes.data(); }
+	const uint8_t *end() const { return bytes.data() + len; }
+};
 
 // Write the fields as given; parse() is the one that checks.
 PacketHeaderBytes serialize(const PacketHeader &h);

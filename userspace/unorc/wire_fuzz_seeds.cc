@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 		       .highest_completed_block = 4 };
 	const Nack nack{ .flow_id = 7, .block_id = 6, .highest_completed_block = 4 };
 	const Nack trim_nack{ .flow_id = 7, .block_id = 6, .highest_completed_block = 4,
-			      .trimmed = true, .block_idx = 9 };
+			      .trimmed = true, .block_idx = 9, .echo_tx_ts_ns = 123456789 };
 
 	const bool ok = write_seed(dir / "data", serialize(data), data.payload_len) &&
 			write_seed(dir / "parity", serialize(parity), parity.payload_len) &&

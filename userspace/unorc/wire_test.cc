@@ -153,10 +153,12 @@ TEST(Wire, TrimmedNackBytes)
 			 .block_id = 0x20,
 			 .highest_completed_block = 0x1f,
 			 .trimmed = true,
-			 .block_idx = 9 };
+			 .block_idx = 9,
+			 .echo_tx_ts_ns = 0x0102030405060708 };
 	const Bytes b = {
 		0x13, 0x01, 0x00, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, // ver_type TRIMMED block_idx flow_id
 		0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 0x1f, // block_id highest completed
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, // echo_tx_ts_ns
 	};
 	EXPECT_EQ(concat(serialize(n)), b);
 	expect_round_trip(b, n);
@@ -191,6 +193,7 @@ TEST(Wire, TruncatedAtEveryLength)
 {
 	const Bytes ack = concat(serialize(Ack{}));
 	const Bytes nack = concat(serialize(Nack{}));
+	const Bytes trim_nack = concat(serialize(Nack{ .trimmed = true }));
 	Message out;
 	for (size_t len = 0; len < kPacketHeaderSize; len++)
 		EXPECT_EQ(unorc::parse(kDataBytes.data(), len, kLimits, &out), WireError::Truncated) << len;
@@ -198,6 +201,9 @@ TEST(Wire, TruncatedAtEveryLength)
 		EXPECT_EQ(unorc::parse(ack.data(), len, kLimits, &out), WireError::Truncated) << len;
 	for (size_t len = 0; len < kNackSize; len++)
 		EXPECT_EQ(unorc::parse(nack.data(), len, kLimits, &out), WireError::Truncated) << len;
+	for (size_t len = 0; len < kTrimNackSize; len++)
+		EXPECT_EQ(unorc::parse(trim_nack.data(), len, kLimits, &out), WireError::Truncated)
+			<< len;
 }
 
 // A valid datagram, one field broken, the reason expected.
@@ -223,6 +229,8 @@ TEST(Wire, MalformedDatagrams)
 	};
 	const Bytes ack = concat(serialize(Ack{}));
 	const Bytes nack = concat(serialize(Nack{ .block_id = 6, .highest_completed_block = 4 }));
+	const Bytes trim_nack = concat(serialize(
+		Nack{ .block_id = 6, .highest_completed_block = 4, .trimmed = true, .block_idx = 1 }));
 
 	const struct {
 		const char *what;
@@ -239,8 +247,8 @@ TEST(Wire, MalformedDatagrams)
 		{ "ack flag bit1", poke(ack, 1, 0x03), WireError::BadFlags },
 		{ "nack flag bit1", poke(nack, 1, 0x03), WireError::BadFlags },
 		{ "nack flag bit7", poke(nack, 1, 0x80), WireError::BadFlags },
-		{ "nack trimmed idx n", poke(poke(nack, 1, 0x01), 3, 10), WireError::BadBlockIdx },
-		{ "nack trimmed idx max", poke(poke(poke(nack, 1, 0x01), 2, 0xff), 3, 0xff),
+		{ "nack trimmed idx n", poke(trim_nack, 3, 10), WireError::BadBlockIdx },
+		{ "nack trimmed idx max", poke(poke(trim_nack, 2, 0xff), 3, 0xff),
 		  WireError::BadBlockIdx },
 		{ "nack trimmed block none",
 		  concat(serialize(Nack{ .block_id = kNoBlock, .trimmed = true, .block_idx = 1 })),
@@ -315,6 +323,11 @@ TEST(Wire, MalformedDatagrams)
 		{ "payload_len < datagram", data([](PacketHeader &) {}, 5), WireError::TrailingBytes },
 		{ "ack + 1 byte", concat(ack, { 0 }), WireError::TrailingBytes },
 		{ "nack + 1 byte", concat(nack, { 0 }), WireError::TrailingBytes },
+		{ "nack flagged trimmed, 16 bytes", poke(nack, 1, 0x01), WireError::Truncated },
+		{ "trimmed nack 16 bytes", Bytes(trim_nack.begin(), trim_nack.begin() + kNackSize),
+		  WireError::Truncated },
+		{ "trimmed nack + 1 byte", concat(trim_nack, { 0 }), WireError::TrailingBytes },
+		{ "trimmed nack unflagged", poke(trim_nack, 1, 0x00), WireError::TrailingBytes },
 		{ "nack reserved byte 2", poke(nack, 2, 0x01), WireError::BadReserved },
 		{ "nack reserved byte 3", poke(nack, 3, 0x80), WireError::BadReserved },
 		{ "nack block none", concat(serialize(Nack{ .block_id = kNoBlock })),
