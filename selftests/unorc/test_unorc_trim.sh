@@ -20,12 +20,15 @@
 # its rate (the resend's round trip behind a full queue), without the
 # code. The base RTT is the slowest sender's mean idle ping RTT to the
 # receiver. The port stays full for the whole incast, so a resend waits
-# behind a full buffer and its repair sits at the bound itself: three
-# icount runs measured means of 13.7-22.6 ms against 23.4 ms without
-# the code.
+# behind a full buffer and its repair sits at the bound itself: icount
+# runs measured means of 13.7-22.7 ms against 23.4 ms without the code,
+# and the longest round trip any ACK measured (max_rtt_us) was the bound
+# to within 0.2 %: the bound is the path's slowest round trip.
 # Claimed only: the same with the code, whose repairs took longer in
-# most runs, not yet explained (means up to 22.8 ms in three runs and
-# 26.9 ms in the third, p99s up to 74.2 ms); the p99 within the
+# most runs (means up to 22.8 ms in three runs and 26.9 ms in the third,
+# p99s up to 74.2 ms): its packets queue somewhere the bound does not
+# count, their longest round trip 44.8 ms where the uncoded run's is the
+# bound's 23.4 (one run; where is not yet found); the p99 within the
 # same bound (without the code 22.4-24.2 ms); the same bound from the
 # NACK's arrival, which adds the resend's wait for its sender's window
 # and pacer (p99s up to 56 ms: each sender ended with a window of 15-22
@@ -137,12 +140,15 @@ run() {
 	_p99=$(echo "$_s" | worst trim_resend_repair_us p99)
 	_nack_p99=$(echo "$_s" | worst trim_nack_repair_us p99)
 	_send_p99=$(echo "$_s" | worst trim_repair_us p99)
+	_rtt=$(echo "$_s" | jq -s '[.[].max_rtt_us] | max / 1000')
 	[ "$_mean" != null ] || tb_die "$_name: no trim repair timed"
+	tb_log "$_name: longest round trip measured $_rtt ms"
 	if [ "$1" = uncoded ]; then
 		tb_check "$_name:trim_resend_repair_mean_ms" "$_mean" "<=" "$BOUND_NACK_MS"
 	else
 		tb_claim "$_name:trim_resend_repair_mean_ms" "$_mean" "<=" "$BOUND_NACK_MS"
 	fi
+	tb_claim "$_name:max_rtt_within_bound_ms" "$_rtt" "<=" "$BOUND_NACK_MS"
 	tb_claim "$_name:trim_resend_repair_p99_ms" "$_p99" "<=" "$BOUND_NACK_MS"
 	tb_claim "$_name:trim_nack_repair_p99_ms" "$_nack_p99" "<=" "$BOUND_NACK_MS"
 	tb_claim "$_name:trim_repair_from_send_p99_ms" "$_send_p99" "<=" "$BOUND_SEND_MS"

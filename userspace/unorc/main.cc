@@ -260,7 +260,7 @@ int run_send(const SendOptions &o)
 		{ "window_stops", s.window_stops }, { "pacing_waits", s.pacing_waits },
 		{ "cc", cc_law_name(tx.cc().law) },
 		{ "cwnd", tx.cwnd_bytes() }, { "max_cwnd", s.max_cwnd },
-		{ "base_rtt_us", tx.cc().base_rtt_us },
+		{ "base_rtt_us", tx.cc().base_rtt_us }, { "max_rtt_us", s.max_rtt_us },
 		// UnoCC's class of the flow (spec 3.5); no other law has one.
 		{ "uno_inter", tx.cc().law == CcLaw::Uno ? json(uno_is_inter(&o.tx.cc, tx.cc().base_rtt_us))
 							 : json(nullptr) },

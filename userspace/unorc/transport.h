@@ -130,6 +130,9 @@ struct FlowStats {
 	uint64_t window_stops = 0;  // sending stopped on a full window
 	uint64_t pacing_waits = 0;  // sending waited for the pacer
 	uint64_t max_cwnd = 0;      // bytes
+	// The longest round trip an ACK measured: the base RTT plus the
+	// most queueing the path held.
+	uint64_t max_rtt_us = 0;
 	// Replies the kernel dropped at the flow's sockets for want of
 	// buffer (SO_RXQ_OVFL), summed over them; a socket a re-path
 	// replaced counts what it reported last.
