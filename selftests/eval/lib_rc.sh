@@ -40,18 +40,21 @@ rc_timers() {
 	RC_RTO_INTER_US=$((EV_INTER_US + _drain))
 }
 
-# rc_tcp_counters NS...: "RetransSegs TCPTimeouts TCPLossProbes" summed
-# over the namespaces' TCP MIBs (per namespace in /proc/net).
-rc_tcp_counters() {
+# rc_mib_counters NS...: "RetransSegs TCPTimeouts TCPLossProbes NoPorts
+# RcvbufErrors" summed over the namespaces' TCP and UDP MIBs (per
+# namespace in /proc/net; the last two are UDP's: datagrams to a port no
+# socket holds, and those a full socket buffer dropped).
+rc_mib_counters() {
 	for _ns in "$@"; do
 		tb_exec "$_ns" cat /proc/net/snmp /proc/net/netstat
 	done | awk '
-		$1 == "Tcp:" || $1 == "TcpExt:" {
+		$1 == "Tcp:" || $1 == "TcpExt:" || $1 == "Udp:" {
 			if (!hdr[$1]) { for (i = 2; i <= NF; i++) name[$1, i] = $i; hdr[$1] = 1; next }
 			for (i = 2; i <= NF; i++) v[name[$1, i]] += $i
 			hdr[$1] = 0
 		}
-		END { printf "%d %d %d\n", v["RetransSegs"], v["TCPTimeouts"], v["TCPLossProbes"] }'
+		END { printf "%d %d %d %d %d\n", v["RetransSegs"], v["TCPTimeouts"],
+			v["TCPLossProbes"], v["NoPorts"], v["RcvbufErrors"] }'
 }
 
 # rc_messages FLOWS_FILE RTO_US SENDER_NS...: the current variant's run
@@ -63,8 +66,11 @@ rc_tcp_counters() {
 # completed at the client and at the server, and what repaired the
 # losses: UnoRC's resent packets, RTO events, NACKs (TRIMMED ones among
 # them), the server's decoded blocks, trims and duplicates, and the
-# datagrams its socket dropped for want of buffer (socket_drops); TCP's
-# retransmitted segments, RTOs and tail loss probes (the senders' MIBs).
+# datagrams its socket dropped for want of buffer (socket_drops), and at
+# the senders the replies to a port no socket holds (sender_no_port: a
+# sub-flow re-pathed or its flow done) or dropped by a full socket
+# buffer (sender_rcvbuf_drops); TCP's retransmitted segments, RTOs and
+# tail loss probes (the senders' MIBs).
 # The client's output goes to $OUT_DIR/$EV_SCENARIO-$EV_LABEL.unoperf.json,
 # the server's to ....server.jsonl; the flows to $TB_RUN/flows.json.
 rc_messages() {
@@ -75,6 +81,8 @@ rc_messages() {
 	_out="$OUT_DIR/$EV_SCENARIO-$EV_LABEL.unoperf.json"
 	_srv="$OUT_DIR/$EV_SCENARIO-$EV_LABEL.server.jsonl"
 	ev_next_port
+	# shellcheck disable=SC2086
+	_mib0=$(rc_mib_counters $_senders)
 	case "$EV_VARIANT" in
 	unorc*)
 		_tr=unorc
@@ -87,7 +95,6 @@ rc_messages() {
 		_tr=tcp
 		_srv_opts="--transport tcp"
 		_cli_opts="--transport tcp --cc $(ev_cc "$EV_VARIANT" inter)"
-		_tcp0=$(rc_tcp_counters "$@")
 		;;
 	esac
 	# shellcheck disable=SC2086
@@ -140,12 +147,15 @@ rc_messages() {
 			"server_trims \(.trims)", "duplicates \(.duplicates)",
 			"socket_drops \(.socket_drops // 0)",
 			"truncated \(.drops.payload_truncated // 0)")' "$_srv" >> "$TB_RUN/metrics"
+	# shellcheck disable=SC2086,SC2046
+	set -- $_mib0 $(rc_mib_counters $_senders)
 	if [ $_tr = tcp ]; then
-		# shellcheck disable=SC2086,SC2046
-		set -- $_tcp0 $(rc_tcp_counters $_senders)
-		ev_metric retransmissions $(($4 - $1))
-		ev_metric rto_events $(($5 - $2))
-		ev_metric loss_probes $(($6 - $3))
+		ev_metric retransmissions $(($6 - $1))
+		ev_metric rto_events $(($7 - $2))
+		ev_metric loss_probes $(($8 - $3))
+	else
+		ev_metric sender_no_port $(($9 - $4))
+		ev_metric sender_rcvbuf_drops $((${10} - $5))
 	fi
 }
 

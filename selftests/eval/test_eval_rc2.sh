@@ -136,4 +136,5 @@ ev_finish "$N-to-1 incasts of UnoRC messages of $SIZE B (one intra-DC BDP), intr
 	  ["trims","port trims"],["drops","port drops"],["trim_nacks","TRIMMED NACKs"],
 	  ["nacks","NACKs"],["retransmissions","resent packets"],["rto_events","RTO events"],
 	  ["decoded_blocks","blocks decoded"],["duplicates","duplicates"],["socket_drops","server socket drops"],
+	  ["sender_no_port","replies to a port left"],
 	  ["mismatched_bytes","bytes wrong"]]'
