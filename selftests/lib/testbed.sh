@@ -204,8 +204,8 @@ tb_dumbbell() {
 
 # tb_twodc L [N]: two datacenters, each a ToR and a border router, joined
 # by L parallel WAN links with netem delay; the border routes across them
-# with ECMP on the L4 hash. N senders a1..aN in DC A, N receivers b1..bN in
-# DC B (default 1).
+# with ECMP on the wire's 5-tuple. N senders a1..aN in DC A, N receivers
+# b1..bN in DC B (default 1).
 tb_twodc() {
 	TB_TOPO=twodc
 	_links=$1
@@ -225,8 +225,18 @@ tb_twodc() {
 		_nexthops_b="$_nexthops_b nexthop via 10.30.$_l.1 dev wan$_l"
 		_l=$((_l + 1))
 	done
+	# The routers hash the wire, as a fabric's do: IPv4 on the 5-tuple
+	# (policy 3, fields 0x37: addresses, protocol, ports), IPv6 on the
+	# addresses, flow label and next header (policy 0). Policy 1 returns
+	# the skb's own L4 hash when it has one, and veth keeps the sender's
+	# socket hash across namespaces, so the routers would follow the
+	# sender's hash, not the wire: a rewritten port would not move a
+	# packet, and TCP would re-path on every RTO, as no IPv4 fabric does
+	# (Documentation/testing.rst, tb_twodc).
 	for _ns in bora borb; do
-		tb_exec "$_ns" sysctl -qw net.ipv4.fib_multipath_hash_policy=1
+		tb_exec "$_ns" sysctl -qw net.ipv4.fib_multipath_hash_policy=3 \
+			net.ipv4.fib_multipath_hash_fields=0x37 \
+			net.ipv6.fib_multipath_hash_policy=0
 	done
 	# shellcheck disable=SC2086
 	tb_exec bora $IP route add 10.200.0.0/16 $_nexthops_a
