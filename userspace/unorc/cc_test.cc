@@ -330,13 +330,15 @@ protected:
 	std::unique_ptr<SenderFlow> tx_;
 };
 
-// The window's floor lets one packet out; its ACK, 100 us later, starts
-// SMaRTT at 12554 bytes (SmarttByHand); the trim of a packet then sent
-// takes its 1000 bytes off the window: smartt_on_nack().
+// The first window, one block of no code, lets one packet out; its ACK,
+// 100 us later, starts SMaRTT at 12554 bytes (SmarttByHand); the trim of
+// a packet then sent takes its 1000 bytes off the window:
+// smartt_on_nack().
 TEST_F(FlowCcTest, TrimmedNackIsSmarttsNack)
 {
 	start(CcLaw::Smartt);
-	EXPECT_EQ(tx_->cwnd_bytes(), 64u);
+	// Before the first RTT sample one block, one packet without a code.
+	EXPECT_EQ(tx_->cwnd_bytes(), 1000u);
 	tx_->run(0);
 	std::vector<PacketHeader> first = received();
 	ASSERT_EQ(first.size(), 1u);

@@ -170,8 +170,8 @@ public:
 
 	const Sender &sender() const { return sender_; }
 	CcStatus cc() const { return { cc_->law(), cc_->base_rtt_us() }; }
-	uint64_t cwnd_bytes() const { return cc_->cwnd_bytes(); }
-	// 0 before the first RTT sample: unpaced, the window at its floor.
+	uint64_t cwnd_bytes() const;
+	// 0 before the first RTT sample: unpaced.
 	uint64_t pacing_rate() const { return cc_->pacing_rate(); }
 	const FlowStats &stats() const { return stats_; }
 

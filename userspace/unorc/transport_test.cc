@@ -851,8 +851,9 @@ TEST(Transport, GarbageRepliesAreCountedAtTheSender)
 	loop.add(tx);
 	EXPECT_TRUE(loop.run([&](uint64_t) { return tx.stats().packets_sent == 0; },
 			     start + 5'000 * kMs));
-	// The window's floor lets one packet out before the first ACK.
-	EXPECT_EQ(tx.stats().packets_sent, 1u);
+	// Before the first ACK the window is one block: its d = 3 data
+	// packets and 2 parity.
+	EXPECT_EQ(tx.stats().packets_sent, 5u);
 	pollfd p = { .fd = peer.get(), .events = POLLIN, .revents = 0 };
 	ASSERT_EQ(::poll(&p, 1, 5000), 1);
 	Bytes buf(2000);
@@ -905,7 +906,7 @@ TEST(Transport, GarbageRepliesAreCountedAtTheSender)
 	EXPECT_EQ(s.repath_events, 0u);
 	EXPECT_EQ(tx.sender().counters().trim_resends, 0u);
 	EXPECT_EQ(tx.cc().base_rtt_us, 0u);
-	EXPECT_EQ(tx.sender().in_flight_bytes(), h.payload_len);
+	EXPECT_EQ(tx.sender().in_flight_bytes(), 5u * h.payload_len);
 	EXPECT_TRUE(tx.take_completed().empty());
 }
 
