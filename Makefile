@@ -20,7 +20,7 @@ T ?=
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(BPF_SRCS))
 BPF_CFLAGS := -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_x86 \
-	-I/usr/include/$(shell uname -m)-linux-gnu -Ikernel/core
+	-I/usr/include/$(shell uname -m)-linux-gnu -Ikernel/core -Ikernel/uapi -Ibpf
 
 # make install
 PREFIX ?= /usr

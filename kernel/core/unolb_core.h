@@ -72,12 +72,6 @@ static __always_inline u64 unolb_age(u64 now_ns, u64 t_ns)
 	return now_ns > t_ns ? now_ns - t_ns : 0;
 }
 
-/* r scaled to 0..n-1 without a division: the kernel's reciprocal_scale(). */
-static __always_inline u32 unolb_scale(u32 r, u32 n)
-{
-	return (u32)(((u64)r * n) >> 32);
-}
-
 /*
  * Has sub-flow i had no ACK for more than half a base RTT? For an integer
  * age, age > base / 2 holds exactly when age > floor(base / 2), so the
@@ -149,7 +143,7 @@ static __always_inline void unolb_on_ack(struct unolb_flow *f, u32 i,
 /* A fresh entropy from the flow's range. */
 static __always_inline u32 unolb_fresh(const struct unolb_flow *f, u32 r)
 {
-	return f->ent_base + unolb_scale(r, f->ent_span);
+	return f->ent_base + reciprocal_scale(r, f->ent_span);
 }
 
 /*
@@ -188,7 +182,7 @@ static __always_inline u32 unolb_repath(struct unolb_flow *f, u64 now_ns,
 		    !unolb_silent(f, i, now_ns, base_rtt_ns))
 			continue;
 		if (f->mode == UNOLB_REPATH_COPY_GOOD && nr_good)
-			e = good[unolb_scale(rnd[i], nr_good)];
+			e = good[reciprocal_scale(rnd[i], nr_good)];
 		else
 			e = unolb_fresh(f, rnd[i]);
 		f->last_reroute_ns[i] = now_ns;

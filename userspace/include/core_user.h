@@ -54,4 +54,10 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 	return dividend / divisor;
 }
 
+/* <linux/math.h>: val scaled to 0..ep_ro-1 without a division. */
+static inline u32 reciprocal_scale(u32 val, u32 ep_ro)
+{
+	return (u32)(((u64)val * ep_ro) >> 32);
+}
+
 #endif /* _UNO_CORE_USER_H */
