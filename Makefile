@@ -64,7 +64,8 @@ CHECKPATCH_SRC := /usr/src/linux-source-6.1.tar.xz
 CHECKPATCH := $(BUILD)/checkpatch/scripts/checkpatch.pl
 CHECKPATCH_FLAGS := --no-tree --no-signoff --strict --terse --show-types \
 	--ignore CAMELCASE,TRAILING_SEMICOLON
-KERNEL_SRCS = $(filter-out %.mod.c,$(wildcard kernel/*.c kernel/*.h kernel/core/*.h kernel/uapi/*.h))
+KERNEL_SRCS = $(filter-out %.mod.c,$(wildcard kernel/*.c kernel/*.h kernel/core/*.h kernel/uapi/*.h)) \
+	$(wildcard bpf/*.bpf.c)
 
 checkpatch: $(CHECKPATCH)
 	@$(CHECKPATCH) $(CHECKPATCH_FLAGS) -f $(KERNEL_SRCS) > $(BUILD)/checkpatch.log 2>&1 || \

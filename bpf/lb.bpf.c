@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The entropy datapath: tc/clsact programs that choose each UDP packet's
+ * path by its source port (../shared/spec/arcane.md sections 3.2-3.6).
+ *
+ * lb_egress, on a sender's uplink, gives each data packet of a handled
+ * flow (lb_policy: by UDP destination port) an entropy value (EV) by the
+ * configured mode (struct lb_cfg) and writes it as the source port
+ * ev_base + EV, and into the shim. lb_ingress, on the same uplink, reads
+ * the EV and CE bit the receiver echoed in its ACK or NACK and feeds
+ * them to the flow's law. The laws are kernel/core's, the same functions
+ * the unit tests drive; this file only parses, locks and rewrites.
+ *
+ * A flow's state lives in a HASH map (an LRU map cannot hold a
+ * bpf_spin_lock) under its lock; the lock is never held across a helper
+ * call, so time and randomness are read before it is taken.
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/pkt_cls.h>
+#include <linux/udp.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#include "uno_lb.h"
+#include "core_types.h"
+#include "arcane_core.h"
+#include "flowlet_core.h"
+#include "plb_core.h"
+
+#define LB_MAX_FLOWS	65536
+
+struct lb_flow {
+	struct bpf_spin_lock lock;
+	struct arcane_flow arcane;
+	struct flowlet_flow flowlet;
+	struct plb_flow plb;
+	u16 cur_ev;		/* ECMP: the flow's EV */
+	u16 rr;			/* SPRAY_RR: the next EV */
+	u64 tx;
+	u64 last_tx_ns;
+	u64 last_fb_ns;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct lb_cfg);
+} lb_cfg SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, struct lb_policy_key);
+	__type(value, struct lb_policy_val);
+} lb_policy SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, LB_MAX_FLOWS);
+	__type(key, struct lb_flow_key);
+	__type(value, struct lb_flow);
+} lb_flows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, __LB_STAT_MAX);
+	__type(key, u32);
+	__type(value, u64);
+} lb_stats SEC(".maps");
+
+/* Packets sent per EV: what a test or unoctl reads a spread from. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, LB_MAX_EV);
+	__type(key, u32);
+	__type(value, u64);
+} lb_ev_hist SEC(".maps");
+
+static __always_inline void lb_count(u32 stat)
+{
+	u64 *v = bpf_map_lookup_elem(&lb_stats, &stat);
+
+	if (v)
+		*v += 1;
+}
+
+/* Where a parsed UDP datagram's fields are, and its flow. */
+struct lb_pkt {
+	struct lb_flow_key key;
+	u32 udp_off;		/* from the start of the frame */
+	u32 csum_off;
+	u32 shim_off;
+};
+
+static __always_inline bool lb_parse_ipv4(struct __sk_buff *skb,
+					  struct lb_pkt *p)
+{
+	struct iphdr ip;
+
+	if (bpf_skb_load_bytes(skb, ETH_HLEN, &ip, sizeof(ip)) ||
+	    ip.ihl < 5 || ip.protocol != IPPROTO_UDP)
+		return false;
+	/* A fragment's UDP header, if any, is in its first one alone. */
+	if (ip.frag_off & bpf_htons(0x3fff))
+		return false;
+	p->key.saddr[10] = 0xff;
+	p->key.saddr[11] = 0xff;
+	__builtin_memcpy(&p->key.saddr[12], &ip.saddr, 4);
+	p->key.daddr[10] = 0xff;
+	p->key.daddr[11] = 0xff;
+	__builtin_memcpy(&p->key.daddr[12], &ip.daddr, 4);
+	p->udp_off = ETH_HLEN + ip.ihl * 4;
+	return true;
+}
+
+/* UDP straight after the fixed header: extension headers are skipped. */
+static __always_inline bool lb_parse_ipv6(struct __sk_buff *skb,
+					  struct lb_pkt *p)
+{
+	struct ipv6hdr ip6;
+
+	if (bpf_skb_load_bytes(skb, ETH_HLEN, &ip6, sizeof(ip6)) ||
+	    ip6.nexthdr != IPPROTO_UDP)
+		return false;
+	__builtin_memcpy(p->key.saddr, &ip6.saddr, 16);
+	__builtin_memcpy(p->key.daddr, &ip6.daddr, 16);
+	p->udp_off = ETH_HLEN + sizeof(ip6);
+	return true;
+}
+
+/*
+ * An Ethernet frame with an IPv4 or IPv6 UDP datagram long enough for its
+ * shim: its flow, as the sender's application addressed it. Anything
+ * else is not the datapath's, and passes unharmed.
+ */
+static __always_inline bool lb_parse(struct __sk_buff *skb, struct lb_pkt *p,
+				     struct udphdr *udp)
+{
+	__builtin_memset(&p->key, 0, sizeof(p->key));
+	if (skb->protocol == bpf_htons(ETH_P_IP)) {
+		if (!lb_parse_ipv4(skb, p))
+			return false;
+	} else if (skb->protocol == bpf_htons(ETH_P_IPV6)) {
+		if (!lb_parse_ipv6(skb, p))
+			return false;
+	} else {
+		return false;
+	}
+	if (bpf_skb_load_bytes(skb, p->udp_off, udp, sizeof(*udp)) ||
+	    bpf_ntohs(udp->len) < sizeof(*udp) + sizeof(struct lb_shim))
+		return false;
+	p->key.sport = udp->source;
+	p->key.dport = udp->dest;
+	p->key.proto = IPPROTO_UDP;
+	p->csum_off = p->udp_off + offsetof(struct udphdr, check);
+	p->shim_off = p->udp_off + sizeof(*udp);
+	return true;
+}
+
+static __always_inline struct lb_cfg *lb_config(void)
+{
+	u32 zero = 0;
+
+	return bpf_map_lookup_elem(&lb_cfg, &zero);
+}
+
+/* The laws' parameters, from the configuration. */
+struct lb_params {
+	struct arcane_params arcane;
+	struct flowlet_params flowlet;
+	struct plb_params plb;
+};
+
+static __always_inline void lb_params(const struct lb_cfg *cfg,
+				      struct lb_params *lp)
+{
+	lp->arcane.num_ev = cfg->num_ev;
+	lp->arcane.cache_size = cfg->cache_size;
+	lp->arcane.bdp_pkts = cfg->bdp_pkts;
+	lp->flowlet.gap_ns = cfg->flowlet_gap_ns;
+	lp->flowlet.num_ev = cfg->num_ev;
+	lp->plb.num_ev = cfg->num_ev;
+	lp->plb.round_acks = cfg->bdp_pkts;
+	lp->plb.cong_thresh = cfg->plb_thresh_256;
+	lp->plb.idle_rehash_rounds = cfg->plb_idle_rounds;
+	lp->plb.rehash_rounds = cfg->plb_force_rounds;
+}
+
+/* What the loader must have written before the datapath rewrites. */
+static __always_inline bool lb_params_valid(const struct lb_params *lp)
+{
+	return arcane_params_valid(&lp->arcane) &&
+	       flowlet_params_valid(&lp->flowlet) &&
+	       plb_params_valid(&lp->plb);
+}
+
+static __always_inline struct lb_flow *lb_flow_get(const struct lb_flow_key *key,
+						   const struct lb_params *lp,
+						   u32 rnd)
+{
+	struct lb_flow *f = bpf_map_lookup_elem(&lb_flows, key);
+	struct lb_flow fresh = {};
+
+	if (f)
+		return f;
+	arcane_init(&fresh.arcane);
+	flowlet_init(&fresh.flowlet);
+	plb_init(&fresh.plb, &lp->plb, rnd);
+	fresh.cur_ev = reciprocal_scale(rnd, lp->arcane.num_ev);
+	if (bpf_map_update_elem(&lb_flows, key, &fresh, BPF_NOEXIST) == 0)
+		lb_count(LB_STAT_FLOWS_CREATED);
+	f = bpf_map_lookup_elem(&lb_flows, key);
+	if (!f)
+		lb_count(LB_STAT_FLOW_TABLE_FULL);
+	return f;
+}
+
+/* The next packet's EV by the mode; the flow's lock is held. */
+static __always_inline u16 lb_choose(struct lb_flow *f, u32 mode,
+				     const struct lb_params *lp, u64 now,
+				     u32 rnd, u32 *stat)
+{
+	u64 explored;
+	u16 ev;
+
+	switch (mode) {
+	case LB_MODE_SPRAY:
+		return reciprocal_scale(rnd, lp->arcane.num_ev);
+	case LB_MODE_SPRAY_RR:
+		ev = f->rr;
+		f->rr = ev + 1 < lp->arcane.num_ev ? ev + 1 : 0;
+		return ev;
+	case LB_MODE_ARCANE:
+		explored = f->arcane.tx_explore;
+		ev = arcane_next_ev(&f->arcane, &lp->arcane);
+		*stat = f->arcane.tx_explore != explored ?
+			LB_STAT_TX_EXPLORE : LB_STAT_TX_CACHED;
+		return ev;
+	case LB_MODE_FLOWLET:
+		return flowlet_on_packet(&f->flowlet, &lp->flowlet, now, rnd);
+	case LB_MODE_PLB:
+		return f->plb.ev;
+	default:		/* ECMP */
+		return f->cur_ev;
+	}
+}
+
+/* The UDP source port, and the shim's ev, rewritten; checksum fixed. */
+static __always_inline int lb_write_ev(struct __sk_buff *skb,
+				       const struct lb_pkt *p,
+				       const struct lb_cfg *cfg,
+				       __be16 old_port, __be16 old_ev, u16 ev)
+{
+	__be16 port = bpf_htons(cfg->ev_base + ev);
+	__be16 ev_be = bpf_htons(ev);
+	u32 sport_off = p->udp_off + offsetof(struct udphdr, source);
+	u32 ev_off = p->shim_off + offsetof(struct lb_shim, ev);
+
+	/*
+	 * The ports are not in the pseudo-header: no BPF_F_PSEUDO_HDR.
+	 * MARK_MANGLED_0 keeps an IPv4 checksum of 0 (none) at 0. The new
+	 * port invalidates skb->hash, which would otherwise describe the
+	 * old tuple to every ECMP hop after the veth (design notes, P1).
+	 */
+	if (bpf_l4_csum_replace(skb, p->csum_off, old_port, port,
+				BPF_F_MARK_MANGLED_0 | sizeof(port)) ||
+	    bpf_skb_store_bytes(skb, sport_off, &port, sizeof(port),
+				BPF_F_INVALIDATE_HASH))
+		return -1;
+	if (!cfg->write_shim_ev)
+		return 0;
+	if (bpf_l4_csum_replace(skb, p->csum_off, old_ev, ev_be,
+				BPF_F_MARK_MANGLED_0 | sizeof(ev_be)) ||
+	    bpf_skb_store_bytes(skb, ev_off, &ev_be, sizeof(ev_be), 0))
+		return -1;
+	return 0;
+}
+
+static __always_inline const struct lb_policy_val *lb_policy_of(__be16 dport)
+{
+	struct lb_policy_key k = { .proto = IPPROTO_UDP, .dport = dport };
+
+	return bpf_map_lookup_elem(&lb_policy, &k);
+}
+
+SEC("tc")
+int lb_egress(struct __sk_buff *skb)
+{
+	const struct lb_policy_val *pol;
+	struct lb_params lp;
+	struct lb_shim shim;
+	struct udphdr udp;
+	struct lb_cfg *cfg;
+	struct lb_flow *f;
+	struct lb_pkt p;
+	u32 mode, rnd, stat = __LB_STAT_MAX, hist;
+	u64 now, *n;
+	u16 ev;
+
+	if (!lb_parse(skb, &p, &udp)) {
+		lb_count(LB_STAT_PARSE_SKIPS);
+		return TC_ACT_OK;
+	}
+	lb_count(LB_STAT_PKTS_SEEN);
+	pol = lb_policy_of(udp.dest);
+	cfg = lb_config();
+	if (!pol || !cfg)
+		return TC_ACT_OK;
+	lb_params(cfg, &lp);
+	if (!lb_params_valid(&lp) || cfg->num_ev > LB_MAX_EV)
+		return TC_ACT_OK;
+	mode = pol->mode_override < __LB_MODE_MAX ? pol->mode_override :
+						       cfg->mode;
+	if (mode == LB_MODE_PASSTHRU)
+		return TC_ACT_OK;
+	if (bpf_skb_load_bytes(skb, p.shim_off, &shim, sizeof(shim)))
+		return TC_ACT_OK;
+	if ((pol->flags & LB_POLICY_REQUIRE_SHIM) &&
+	    (shim.magic != bpf_htonl(LB_SHIM_MAGIC) ||
+	     shim.type != LB_SHIM_DATA))
+		return TC_ACT_OK;
+	rnd = bpf_get_prandom_u32();
+	now = bpf_ktime_get_ns();
+	f = lb_flow_get(&p.key, &lp, rnd);
+	if (!f)
+		return TC_ACT_OK;
+	bpf_spin_lock(&f->lock);
+	ev = lb_choose(f, mode, &lp, now, rnd, &stat);
+	f->tx++;
+	f->last_tx_ns = now;
+	bpf_spin_unlock(&f->lock);
+	if (stat != __LB_STAT_MAX)
+		lb_count(stat);
+	if (lb_write_ev(skb, &p, cfg, udp.source, shim.ev, ev))
+		return TC_ACT_OK;
+	lb_count(LB_STAT_PKTS_REWRITTEN);
+	hist = ev;
+	n = bpf_map_lookup_elem(&lb_ev_hist, &hist);
+	if (n)
+		*n += 1;
+	return TC_ACT_OK;
+}
+
+SEC("tc")
+int lb_ingress(struct __sk_buff *skb)
+{
+	struct lb_flow_key key;
+	struct lb_params lp;
+	struct lb_shim shim;
+	struct udphdr udp;
+	struct lb_cfg *cfg;
+	struct lb_flow *f;
+	struct lb_pkt p;
+	u32 kind, stat, rnd;
+	bool ce, idle, rehashed = false;
+	u64 now;
+	u16 ev;
+
+	if (!lb_parse(skb, &p, &udp) ||
+	    bpf_skb_load_bytes(skb, p.shim_off, &shim, sizeof(shim)) ||
+	    shim.magic != bpf_htonl(LB_SHIM_MAGIC) ||
+	    (shim.type != LB_SHIM_ACK && shim.type != LB_SHIM_NACK))
+		return TC_ACT_OK;
+	cfg = lb_config();
+	if (!cfg)
+		return TC_ACT_OK;
+	lb_params(cfg, &lp);
+	if (!lb_params_valid(&lp))
+		return TC_ACT_OK;
+	lb_count(LB_STAT_ACKS_PARSED);
+	/* The reply's flow is the data's: addresses and ports swapped. */
+	__builtin_memset(&key, 0, sizeof(key));
+	__builtin_memcpy(key.saddr, p.key.daddr, 16);
+	__builtin_memcpy(key.daddr, p.key.saddr, 16);
+	key.sport = p.key.dport;
+	key.dport = p.key.sport;
+	key.proto = IPPROTO_UDP;
+	f = bpf_map_lookup_elem(&lb_flows, &key);
+	if (!f) {
+		lb_count(LB_STAT_ACKS_UNKNOWN_FLOW);
+		return TC_ACT_OK;
+	}
+	kind = shim.type == LB_SHIM_ACK ? ARCANE_FB_ACK : ARCANE_FB_NACK;
+	ce = shim.flags & LB_SHIM_CE_ECHO;
+	ev = bpf_ntohs(shim.ev);
+	if (ev >= cfg->num_ev)
+		stat = LB_STAT_FB_IGNORED;
+	else if (kind == ARCANE_FB_NACK)
+		stat = LB_STAT_FB_NACK;
+	else
+		stat = ce ? LB_STAT_FB_CE : LB_STAT_FB_GOOD;
+	now = bpf_ktime_get_ns();
+	rnd = bpf_get_prandom_u32();
+	bpf_spin_lock(&f->lock);
+	arcane_on_feedback(&f->arcane, &lp.arcane, kind, ev, ce);
+	/*
+	 * PLB's rounds count ACKs; the datapath does not know what is in
+	 * flight, so a flow that sent nothing since the previous feedback
+	 * is idle.
+	 */
+	if (kind == ARCANE_FB_ACK) {
+		idle = f->last_tx_ns <= f->last_fb_ns;
+		rehashed = plb_on_ack(&f->plb, &lp.plb, ce, idle, rnd);
+	}
+	f->last_fb_ns = now;
+	bpf_spin_unlock(&f->lock);
+	lb_count(stat);
+	if (rehashed)
+		lb_count(LB_STAT_PLB_REHASHES);
+	/* The ACK goes on to the transport, which needs it as much. */
+	return TC_ACT_OK;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The entropy datapath (bpf/lb.bpf.c) in the running kernel: its libbpf
+// skeleton loaded, each program run on synthetic Ethernet frames with
+// BPF_PROG_TEST_RUN. Every mode's EVs are checked exactly where the mode
+// is deterministic; every rewritten frame's UDP checksum is verified over
+// its pseudo-header and every byte but the port and the shim's ev must be
+// as sent; frames the datapath does not handle (other protocols,
+// fragments, truncated at every length, a missing shim) must pass
+// unharmed.
+//
+// Loading needs CAP_BPF and CAP_NET_ADMIN (root). Where the kernel
+// refuses the load for want of privilege the tests are skipped with the
+// reason; selftests/bpf/test_lb_prog.sh runs them in the VM's 6.1
+// kernel, where they must pass.
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/pkt_cls.h>
+#include <netinet/in.h>
+
+#include <cerrno>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <gtest/gtest.h>
+
+#include "lb.skel.h"
+#include "uno_lb.h"
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+constexpr uint16_t kSrcPort = 40000;
+constexpr uint16_t kDstPort = 9000;
+constexpr uint16_t kEvBase = 49152;
+constexpr size_t kEthLen = 14;
+constexpr size_t kIp4Len = 20;
+constexpr size_t kIp6Len = 40;
+constexpr size_t kUdpLen = 8;
+
+void put16(Bytes &b, size_t at, uint16_t v)
+{
+	b[at] = static_cast<uint8_t>(v >> 8);
+	b[at + 1] = static_cast<uint8_t>(v);
+}
+
+uint16_t get16(const Bytes &b, size_t at)
+{
+	return static_cast<uint16_t>(b[at] << 8 | b[at + 1]);
+}
+
+// The one's complement sum of b[from, from + len), 16 bits at a time.
+uint32_t sum16(const Bytes &b, size_t from, size_t len, uint32_t sum = 0)
+{
+	for (size_t i = 0; i + 1 < len; i += 2)
+		sum += get16(b, from + i);
+	if (len & 1)
+		sum += static_cast<uint32_t>(b[from + len - 1]) << 8;
+	return sum;
+}
+
+uint16_t fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return static_cast<uint16_t>(~sum);
+}
+
+struct Frame {
+	Bytes bytes;
+	bool v6 = false;
+
+	size_t ip_len() const { return v6 ? kIp6Len : kIp4Len; }
+	size_t udp() const { return kEthLen + ip_len(); }
+	size_t shim() const { return udp() + kUdpLen; }
+	uint16_t sport() const { return get16(bytes, udp()); }
+	uint16_t shim_ev() const { return get16(bytes, shim() + offsetof(lb_shim, ev)); }
+	uint16_t udp_check() const { return get16(bytes, udp() + 6); }
+
+	// The UDP checksum over the pseudo-header, the header and payload
+	// sums to 0 (RFC 768; RFC 8200 8.1).
+	bool checksum_ok() const
+	{
+		const size_t len = bytes.size() - udp();
+		uint32_t s = v6 ? sum16(bytes, kEthLen + 8, 32) : sum16(bytes, kEthLen + 12, 8);
+		s += IPPROTO_UDP + static_cast<uint32_t>(len);
+		return fold(sum16(bytes, udp(), len, s)) == 0;
+	}
+
+	void set_checksum()
+	{
+		put16(bytes, udp() + 6, 0);
+		const size_t len = bytes.size() - udp();
+		uint32_t s = v6 ? sum16(bytes, kEthLen + 8, 32) : sum16(bytes, kEthLen + 12, 8);
+		s += IPPROTO_UDP + static_cast<uint32_t>(len);
+		const uint16_t c = fold(sum16(bytes, udp(), len, s));
+		put16(bytes, udp() + 6, c ? c : 0xffff);
+	}
+};
+
+struct ShimFields {
+	bool reply = false; // from the receiver: addresses swapped
+	uint8_t type = LB_SHIM_DATA;
+	uint8_t flags = 0;
+	uint16_t ev = LB_SHIM_EV_NONE;
+	uint64_t seq = 1;
+};
+
+// An Ethernet frame with an IPv4 or IPv6 UDP datagram from 10.0.0.1 /
+// fd00::1 port sport to 10.0.0.2 / fd00::2 port dport (the other way for
+// a reply): the shim, then `extra` bytes of payload; its checksum right.
+Frame udp_frame(bool v6, uint16_t sport, uint16_t dport, const ShimFields &sh = {},
+		size_t extra = 12)
+{
+	Frame f;
+	f.v6 = v6;
+	const size_t udp_len = kUdpLen + sizeof(lb_shim) + extra;
+	f.bytes.assign(kEthLen + f.ip_len() + udp_len, 0);
+	Bytes &b = f.bytes;
+	for (int i = 0; i < 6; i++) {
+		b[i] = 0x02;		  // destination MAC
+		b[6 + i] = 0x04;	  // source MAC
+	}
+	put16(b, 12, v6 ? ETH_P_IPV6 : ETH_P_IP);
+	if (v6) {
+		b[kEthLen] = 0x60;
+		put16(b, kEthLen + 4, static_cast<uint16_t>(udp_len));
+		b[kEthLen + 6] = IPPROTO_UDP;
+		b[kEthLen + 7] = 64;
+		b[kEthLen + 8] = 0xfd;
+		b[kEthLen + 23] = sh.reply ? 2 : 1;
+		b[kEthLen + 24] = 0xfd;
+		b[kEthLen + 39] = sh.reply ? 1 : 2;
+	} else {
+		b[kEthLen] = 0x45;
+		put16(b, kEthLen + 2, static_cast<uint16_t>(kIp4Len + udp_len));
+		b[kEthLen + 8] = 64;
+		b[kEthLen + 9] = IPPROTO_UDP;
+		const uint8_t a[] = { 10, 0, 0, 1 }, z[] = { 10, 0, 0, 2 };
+		std::memcpy(&b[kEthLen + 12], sh.reply ? z : a, 4);
+		std::memcpy(&b[kEthLen + 16], sh.reply ? a : z, 4);
+		put16(b, kEthLen + 10, fold(sum16(b, kEthLen, kIp4Len)));
+	}
+	put16(b, f.udp(), sport);
+	put16(b, f.udp() + 2, dport);
+	put16(b, f.udp() + 4, static_cast<uint16_t>(udp_len));
+	lb_shim s = {};
+	s.magic = htonl(LB_SHIM_MAGIC);
+	s.type = sh.type;
+	s.flags = sh.flags;
+	s.ev = htons(sh.ev);
+	s.reply_port = htons(sport);
+	s.seq = htobe64(sh.seq);
+	std::memcpy(&b[f.shim()], &s, sizeof(s));
+	for (size_t i = 0; i < extra; i++)
+		b[f.shim() + sizeof(s) + i] = static_cast<uint8_t>(0xa0 + i);
+	f.set_checksum();
+	return f;
+}
+
+// The receiver's reply to a data frame: addresses and ports swapped.
+Frame reply_frame(bool v6, uint8_t type, uint16_t ev, bool ce)
+{
+	return udp_frame(v6, kDstPort, kSrcPort,
+			 { .reply = true,
+			   .type = type,
+			   .flags = static_cast<uint8_t>(ce ? LB_SHIM_CE_ECHO : 0),
+			   .ev = ev });
+}
+
+lb_cfg config(uint32_t mode, uint16_t num_ev)
+{
+	lb_cfg c = {};
+	c.mode = mode;
+	c.num_ev = num_ev;
+	c.ev_base = kEvBase;
+	c.cache_size = 8;
+	c.write_shim_ev = 1;
+	c.bdp_pkts = 3;
+	c.flowlet_gap_ns = 10'000'000'000; // no gap between the tests' packets
+	c.plb_idle_rounds = 3;
+	c.plb_force_rounds = 12;
+	c.plb_thresh_256 = 128;
+	return c;
+}
+
+class LbProg : public ::testing::Test {
+protected:
+	void SetUp() override
+	{
+		skel_ = lb__open_and_load();
+		if (!skel_ && (errno == EPERM || errno == EACCES))
+			GTEST_SKIP() << "loading BPF programs: " << std::strerror(errno)
+				     << " (needs root; the VM runs these)";
+		ASSERT_NE(skel_, nullptr) << std::strerror(errno);
+	}
+
+	void TearDown() override { lb__destroy(skel_); }
+
+	void configure(const lb_cfg &c, uint32_t override_mode = __LB_MODE_MAX,
+		       uint32_t flags = 0)
+	{
+		const uint32_t zero = 0;
+		ASSERT_EQ(bpf_map__update_elem(skel_->maps.lb_cfg, &zero, sizeof(zero), &c,
+					       sizeof(c), BPF_ANY),
+			  0);
+		lb_policy_key k = {};
+		k.proto = IPPROTO_UDP;
+		k.dport = htons(kDstPort);
+		const lb_policy_val v = { .mode_override = override_mode, .flags = flags };
+		ASSERT_EQ(bpf_map__update_elem(skel_->maps.lb_policy, &k, sizeof(k), &v,
+					       sizeof(v), BPF_ANY),
+			  0);
+	}
+
+	// Runs prog on the frame; returns what it made of it.
+	Bytes run(const bpf_program *prog, const Bytes &in, int want_ret = TC_ACT_OK)
+	{
+		Bytes out(in.size() + 64);
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in.data(),
+			    .data_out = out.data(), .data_size_in = static_cast<uint32_t>(in.size()),
+			    .data_size_out = static_cast<uint32_t>(out.size()), .repeat = 1);
+		EXPECT_EQ(bpf_prog_test_run_opts(bpf_program__fd(prog), &opts), 0)
+			<< std::strerror(errno);
+		EXPECT_EQ(static_cast<int>(opts.retval), want_ret);
+		out.resize(opts.data_size_out);
+		return out;
+	}
+
+	// A data frame through lb_egress: the EV it got, checked on the
+	// wire: the port, the shim, the checksum and every other byte.
+	uint16_t send(bool v6, uint16_t sport = kSrcPort)
+	{
+		const Frame in = udp_frame(v6, sport, kDstPort, { .seq = ++seq_ });
+		Frame out = in;
+		out.bytes = run(skel_->progs.lb_egress, in.bytes);
+		EXPECT_EQ(out.bytes.size(), in.bytes.size());
+		const uint16_t ev = static_cast<uint16_t>(out.sport() - kEvBase);
+		EXPECT_GE(out.sport(), kEvBase);
+		EXPECT_EQ(out.shim_ev(), ev);
+		EXPECT_TRUE(out.checksum_ok());
+		Frame expect = in;
+		put16(expect.bytes, expect.udp(), out.sport());
+		put16(expect.bytes, expect.shim() + offsetof(lb_shim, ev), ev);
+		put16(expect.bytes, expect.udp() + 6, out.udp_check());
+		EXPECT_EQ(out.bytes, expect.bytes);
+		return ev;
+	}
+
+	void feedback(bool v6, uint8_t type, uint16_t ev, bool ce)
+	{
+		const Frame in = reply_frame(v6, type, ev, ce);
+		EXPECT_EQ(run(skel_->progs.lb_ingress, in.bytes), in.bytes);
+	}
+
+	// A frame the datapath must leave alone.
+	void expect_untouched(const bpf_program *prog, const Bytes &in)
+	{
+		EXPECT_EQ(run(prog, in), in);
+	}
+
+	uint64_t stat(uint32_t which)
+	{
+		const int ncpus = libbpf_num_possible_cpus();
+		std::vector<uint64_t> v(static_cast<size_t>(ncpus));
+		EXPECT_EQ(bpf_map__lookup_elem(skel_->maps.lb_stats, &which, sizeof(which),
+					       v.data(), v.size() * sizeof(uint64_t), 0),
+			  0);
+		uint64_t sum = 0;
+		for (uint64_t x : v)
+			sum += x;
+		return sum;
+	}
+
+	lb *skel_ = nullptr;
+	uint64_t seq_ = 0;
+};
+
+TEST_F(LbProg, SprayRoundRobinIpv4AndIpv6)
+{
+	configure(config(LB_MODE_SPRAY_RR, 3));
+	for (bool v6 : { false, true }) {
+		std::vector<uint16_t> evs;
+		for (int i = 0; i < 5; i++)
+			evs.push_back(send(v6));
+		EXPECT_EQ(evs, (std::vector<uint16_t>{ 0, 1, 2, 0, 1 })) << "v6 " << v6;
+	}
+	EXPECT_EQ(stat(LB_STAT_FLOWS_CREATED), 2u);
+	EXPECT_EQ(stat(LB_STAT_PKTS_REWRITTEN), 10u);
+}
+
+// ECMP: one EV for the flow's life; another flow draws its own.
+TEST_F(LbProg, EcmpKeepsOneEvPerFlow)
+{
+	configure(config(LB_MODE_ECMP, 256));
+	const uint16_t ev = send(false);
+	EXPECT_LT(ev, 256u);
+	for (int i = 0; i < 20; i++)
+		EXPECT_EQ(send(false), ev);
+	std::set<uint16_t> flows;
+	for (uint16_t p = 1; p <= 64; p++)
+		flows.insert(send(false, p));
+	EXPECT_GT(flows.size(), 1u); // 64 flows on one EV of 256: p = 256^-63
+}
+
+// SPRAY: a random EV per packet; 400 packets over 4 EVs use every one
+// (each missed with probability (3/4)^400).
+TEST_F(LbProg, SprayUsesEveryEv)
+{
+	configure(config(LB_MODE_SPRAY, 4));
+	std::set<uint16_t> evs;
+	for (int i = 0; i < 400; i++) {
+		const uint16_t ev = send(i & 1);
+		EXPECT_LT(ev, 4u);
+		evs.insert(ev);
+	}
+	EXPECT_EQ(evs.size(), 4u);
+}
+
+// ARCANE (arcane.md 2.3) through both programs: the initial phase
+// explores 0..bdp-1; a clean ACK's EV goes once more; a CE ACK, a NACK
+// and an echo past num_ev store nothing, so the send explores next.
+TEST_F(LbProg, ArcaneRecyclesCleanEvsOnly)
+{
+	configure(config(LB_MODE_ARCANE, 8));
+	EXPECT_EQ(send(false), 0u);
+	EXPECT_EQ(send(false), 1u);
+	EXPECT_EQ(send(false), 2u);
+	feedback(false, LB_SHIM_ACK, 1, false);
+	feedback(false, LB_SHIM_ACK, 0, true);
+	EXPECT_EQ(send(false), 1u); // cached
+	EXPECT_EQ(send(false), 3u); // nothing cached: explores
+	feedback(false, LB_SHIM_NACK, 2, false);
+	feedback(false, LB_SHIM_ACK, 8, false); // EV past num_ev
+	EXPECT_EQ(send(false), 4u);
+	feedback(false, LB_SHIM_ACK, 3, false);
+	feedback(false, LB_SHIM_ACK, 4, false);
+	EXPECT_EQ(send(false), 3u); // oldest first
+	EXPECT_EQ(send(false), 4u);
+	EXPECT_EQ(stat(LB_STAT_TX_EXPLORE), 5u);
+	EXPECT_EQ(stat(LB_STAT_TX_CACHED), 3u);
+	EXPECT_EQ(stat(LB_STAT_FB_GOOD), 3u);
+	EXPECT_EQ(stat(LB_STAT_FB_CE), 1u);
+	EXPECT_EQ(stat(LB_STAT_FB_NACK), 1u);
+	EXPECT_EQ(stat(LB_STAT_FB_IGNORED), 1u);
+	EXPECT_EQ(stat(LB_STAT_ACKS_PARSED), 6u);
+	// A reply of a flow never sent is counted and passes.
+	const Frame other = udp_frame(false, kDstPort, kSrcPort + 1,
+				      { .reply = true, .type = LB_SHIM_ACK, .ev = 1 });
+	expect_untouched(skel_->progs.lb_ingress, other.bytes);
+	EXPECT_EQ(stat(LB_STAT_ACKS_UNKNOWN_FLOW), 1u);
+}
+
+// FLOWLET: packets closer than the gap are one flowlet, on one EV.
+TEST_F(LbProg, FlowletKeepsItsEvWithinTheGap)
+{
+	configure(config(LB_MODE_FLOWLET, 256));
+	const uint16_t ev = send(false);
+	for (int i = 0; i < 20; i++)
+		EXPECT_EQ(send(false), ev);
+}
+
+// PLB: one EV until rehash_rounds (12) congested rounds of bdp_pkts (3)
+// ACKs, 2 of them CE-marked, have passed, or idle_rehash_rounds (3) if
+// the flow is idle when a round ends: the datapath knows no bytes in
+// flight, so idle is having sent nothing since the previous ACK.
+TEST_F(LbProg, PlbRehashesAfterCongestedRounds)
+{
+	configure(config(LB_MODE_PLB, 256));
+	const uint16_t ev = send(false);
+	for (int i = 0; i < 3; i++)
+		feedback(false, LB_SHIM_ACK, ev, false); // a clean round
+	const auto congested_round = [&](bool idle) {
+		feedback(false, LB_SHIM_ACK, ev, true);
+		feedback(false, LB_SHIM_ACK, ev, true);
+		if (!idle)
+			send(false);
+		feedback(false, LB_SHIM_ACK, ev, false);
+	};
+	for (int round = 0; round < 11; round++)
+		congested_round(false);
+	EXPECT_EQ(stat(LB_STAT_PLB_REHASHES), 0u);
+	EXPECT_EQ(send(false), ev);
+	congested_round(false);
+	EXPECT_EQ(stat(LB_STAT_PLB_REHASHES), 1u);
+	congested_round(true);
+	congested_round(true);
+	EXPECT_EQ(stat(LB_STAT_PLB_REHASHES), 1u);
+	congested_round(true);
+	EXPECT_EQ(stat(LB_STAT_PLB_REHASHES), 2u);
+}
+
+// PASSTHRU, a destination port without a policy, and a policy's mode
+// override.
+TEST_F(LbProg, PolicyAndPassthru)
+{
+	configure(config(LB_MODE_PASSTHRU, 8));
+	expect_untouched(skel_->progs.lb_egress, udp_frame(false, kSrcPort, kDstPort).bytes);
+	configure(config(LB_MODE_SPRAY_RR, 8));
+	expect_untouched(skel_->progs.lb_egress, udp_frame(false, kSrcPort, kDstPort + 1).bytes);
+	configure(config(LB_MODE_PASSTHRU, 8), LB_MODE_SPRAY_RR);
+	EXPECT_EQ(send(false), 0u);
+	EXPECT_EQ(send(false), 1u);
+}
+
+// An IPv4 datagram sent without a checksum (0) keeps none.
+TEST_F(LbProg, ZeroIpv4ChecksumStaysZero)
+{
+	configure(config(LB_MODE_SPRAY_RR, 8));
+	Frame in = udp_frame(false, kSrcPort, kDstPort);
+	put16(in.bytes, in.udp() + 6, 0);
+	Frame out = in;
+	out.bytes = run(skel_->progs.lb_egress, in.bytes);
+	EXPECT_EQ(out.sport(), kEvBase);
+	EXPECT_EQ(out.udp_check(), 0u);
+}
+
+// What is not the datapath's passes unharmed, through both programs:
+// every frame below, and a handled one cut short at every length.
+TEST_F(LbProg, OtherFramesPassUnharmed)
+{
+	configure(config(LB_MODE_SPRAY_RR, 8), __LB_MODE_MAX, LB_POLICY_REQUIRE_SHIM);
+	std::vector<std::pair<std::string, Bytes>> frames;
+	Frame tcp = udp_frame(false, kSrcPort, kDstPort);
+	tcp.bytes[kEthLen + 9] = IPPROTO_TCP;
+	frames.emplace_back("tcp", tcp.bytes);
+	Frame frag = udp_frame(false, kSrcPort, kDstPort);
+	put16(frag.bytes, kEthLen + 6, 0x2000); // more fragments
+	frames.emplace_back("first fragment", frag.bytes);
+	put16(frag.bytes, kEthLen + 6, 0x0010); // offset 128
+	frames.emplace_back("later fragment", frag.bytes);
+	Frame ext = udp_frame(true, kSrcPort, kDstPort);
+	ext.bytes[kEthLen + 6] = 0; // hop-by-hop options first
+	frames.emplace_back("ipv6 extension header", ext.bytes);
+	Frame short_len = udp_frame(false, kSrcPort, kDstPort);
+	put16(short_len.bytes, short_len.udp() + 4, kUdpLen + sizeof(lb_shim) - 1);
+	frames.emplace_back("udp length below the shim", short_len.bytes);
+	Frame ihl = udp_frame(false, kSrcPort, kDstPort);
+	ihl.bytes[kEthLen] = 0x44;
+	frames.emplace_back("ihl 4", ihl.bytes);
+	Frame magic = udp_frame(false, kSrcPort, kDstPort);
+	magic.bytes[magic.shim()] ^= 0xff;
+	frames.emplace_back("no shim", magic.bytes);
+	frames.emplace_back("an ack", reply_frame(false, LB_SHIM_ACK, 1, false).bytes);
+	Bytes arp = udp_frame(false, kSrcPort, kDstPort).bytes;
+	put16(arp, 12, ETH_P_ARP);
+	frames.emplace_back("arp", arp);
+	// BPF_PROG_TEST_RUN refuses (EINVAL) a frame shorter than its IP
+	// header, which the stack would not have taken either.
+	for (bool v6 : { false, true }) {
+		const Frame whole = udp_frame(v6, kSrcPort, kDstPort);
+		for (size_t len = whole.udp(); len < whole.shim() + sizeof(lb_shim); len++)
+			frames.emplace_back((v6 ? "ipv6 cut at " : "ipv4 cut at ") +
+						    std::to_string(len),
+					    Bytes(whole.bytes.begin(),
+						  whole.bytes.begin() + static_cast<long>(len)));
+	}
+	for (const auto &[what, bytes] : frames) {
+		SCOPED_TRACE(what);
+		expect_untouched(skel_->progs.lb_egress, bytes);
+		expect_untouched(skel_->progs.lb_ingress, bytes);
+	}
+	EXPECT_EQ(stat(LB_STAT_PKTS_REWRITTEN), 0u);
+	EXPECT_EQ(stat(LB_STAT_FLOWS_CREATED), 0u);
+}
+
+} // namespace
