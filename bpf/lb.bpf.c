@@ -40,7 +40,6 @@ struct lb_flow {
 	struct plb_flow plb;
 	u16 cur_ev;		/* ECMP: the flow's EV */
 	u16 rr;			/* SPRAY_RR: the next EV */
-	u64 tx;
 	u64 last_tx_ns;
 	u64 last_fb_ns;
 };
@@ -191,10 +190,16 @@ static __always_inline void lb_params(const struct lb_cfg *cfg,
 	lp->plb.rehash_rounds = cfg->plb_force_rounds;
 }
 
-/* What the loader must have written before the datapath rewrites. */
-static __always_inline bool lb_params_valid(const struct lb_params *lp)
+/*
+ * What the loader must have written before the datapath rewrites: every
+ * law's parameters, and ports ev_base .. ev_base + num_ev - 1 that are
+ * ports (num_ev is at most LB_MAX_EV, ARCANE_MAX_NUM_EV).
+ */
+static __always_inline bool lb_params_valid(const struct lb_cfg *cfg,
+					    const struct lb_params *lp)
 {
-	return arcane_params_valid(&lp->arcane) &&
+	return cfg->ev_base && (u32)cfg->ev_base + cfg->num_ev <= 65536 &&
+	       arcane_params_valid(&lp->arcane) &&
 	       flowlet_params_valid(&lp->flowlet) &&
 	       plb_params_valid(&lp->plb);
 }
@@ -312,7 +317,7 @@ int lb_egress(struct __sk_buff *skb)
 	if (!pol || !cfg)
 		return TC_ACT_OK;
 	lb_params(cfg, &lp);
-	if (!lb_params_valid(&lp) || cfg->num_ev > LB_MAX_EV)
+	if (!lb_params_valid(cfg, &lp))
 		return TC_ACT_OK;
 	mode = pol->mode_override < __LB_MODE_MAX ? pol->mode_override :
 						       cfg->mode;
@@ -331,7 +336,6 @@ int lb_egress(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	bpf_spin_lock(&f->lock);
 	ev = lb_choose(f, mode, &lp, now, rnd, &stat);
-	f->tx++;
 	f->last_tx_ns = now;
 	bpf_spin_unlock(&f->lock);
 	if (stat != __LB_STAT_MAX)
@@ -370,7 +374,7 @@ int lb_ingress(struct __sk_buff *skb)
 	if (!cfg)
 		return TC_ACT_OK;
 	lb_params(cfg, &lp);
-	if (!lb_params_valid(&lp))
+	if (!lb_params_valid(cfg, &lp))
 		return TC_ACT_OK;
 	lb_count(LB_STAT_ACKS_PARSED);
 	/* The reply's flow is the data's: addresses and ports swapped. */

@@ -408,6 +408,31 @@ TEST_F(LbProg, PolicyAndPassthru)
 	EXPECT_EQ(send(false), 1u);
 }
 
+// A configuration whose EVs would pass port 65535, or start at port 0,
+// or that a law refuses, rewrites nothing.
+TEST_F(LbProg, InvalidConfigurationRewritesNothing)
+{
+	const Bytes in = udp_frame(false, kSrcPort, kDstPort).bytes;
+	lb_cfg c = config(LB_MODE_SPRAY_RR, 256);
+	c.ev_base = 65535 - 254;
+	configure(c);
+	expect_untouched(skel_->progs.lb_egress, in);
+	c.ev_base = 0;
+	configure(c);
+	expect_untouched(skel_->progs.lb_egress, in);
+	c = config(LB_MODE_SPRAY_RR, 256);
+	c.plb_force_rounds = 0;
+	configure(c);
+	expect_untouched(skel_->progs.lb_egress, in);
+	c.plb_force_rounds = 12;
+	c.ev_base = 65535 - 255; // the last EV on port 65535
+	configure(c);
+	Frame out = udp_frame(false, kSrcPort, kDstPort);
+	out.bytes = run(skel_->progs.lb_egress, in);
+	EXPECT_EQ(out.sport(), 65535 - 255);
+	EXPECT_EQ(stat(LB_STAT_PKTS_REWRITTEN), 1u);
+}
+
 // An IPv4 datagram sent without a checksum (0) keeps none.
 TEST_F(LbProg, ZeroIpv4ChecksumStaysZero)
 {
