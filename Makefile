@@ -81,7 +81,7 @@ $(CHECKPATCH): $(wildcard $(CHECKPATCH_SRC))
 
 bpf: $(BPF_OBJS)
 
-$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h kernel/core/*.h kernel/uapi/*.h)
 	@mkdir -p $(@D)
 	clang $(BPF_CFLAGS) -c $< -o $@
 

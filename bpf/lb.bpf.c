@@ -30,6 +30,7 @@
 #include "arcane_core.h"
 #include "flowlet_core.h"
 #include "plb_core.h"
+#include "lb_params.h"
 
 #define LB_MAX_FLOWS	65536
 
@@ -53,7 +54,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 64);
+	__uint(max_entries, LB_MAX_POLICIES);
 	__type(key, struct lb_policy_key);
 	__type(value, struct lb_policy_val);
 } lb_policy SEC(".maps");
@@ -168,42 +169,6 @@ static __always_inline struct lb_cfg *lb_config(void)
 	return bpf_map_lookup_elem(&lb_cfg, &zero);
 }
 
-/* The laws' parameters, from the configuration. */
-struct lb_params {
-	struct arcane_params arcane;
-	struct flowlet_params flowlet;
-	struct plb_params plb;
-};
-
-static __always_inline void lb_params(const struct lb_cfg *cfg,
-				      struct lb_params *lp)
-{
-	lp->arcane.num_ev = cfg->num_ev;
-	lp->arcane.cache_size = cfg->cache_size;
-	lp->arcane.bdp_pkts = cfg->bdp_pkts;
-	lp->flowlet.gap_ns = cfg->flowlet_gap_ns;
-	lp->flowlet.num_ev = cfg->num_ev;
-	lp->plb.num_ev = cfg->num_ev;
-	lp->plb.round_acks = cfg->bdp_pkts;
-	lp->plb.cong_thresh = cfg->plb_thresh_256;
-	lp->plb.idle_rehash_rounds = cfg->plb_idle_rounds;
-	lp->plb.rehash_rounds = cfg->plb_force_rounds;
-}
-
-/*
- * What the loader must have written before the datapath rewrites: every
- * law's parameters, and ports ev_base .. ev_base + num_ev - 1 that are
- * ports (num_ev is at most LB_MAX_EV, ARCANE_MAX_NUM_EV).
- */
-static __always_inline bool lb_params_valid(const struct lb_cfg *cfg,
-					    const struct lb_params *lp)
-{
-	return cfg->ev_base && (u32)cfg->ev_base + cfg->num_ev <= 65536 &&
-	       arcane_params_valid(&lp->arcane) &&
-	       flowlet_params_valid(&lp->flowlet) &&
-	       plb_params_valid(&lp->plb);
-}
-
 static __always_inline struct lb_flow *lb_flow_get(const struct lb_flow_key *key,
 						   const struct lb_params *lp,
 						   u32 rnd)
@@ -316,7 +281,7 @@ int lb_egress(struct __sk_buff *skb)
 	cfg = lb_config();
 	if (!pol || !cfg)
 		return TC_ACT_OK;
-	lb_params(cfg, &lp);
+	lb_params_of(cfg, &lp);
 	if (!lb_params_valid(cfg, &lp))
 		return TC_ACT_OK;
 	mode = pol->mode_override < __LB_MODE_MAX ? pol->mode_override :
@@ -373,7 +338,7 @@ int lb_ingress(struct __sk_buff *skb)
 	cfg = lb_config();
 	if (!cfg)
 		return TC_ACT_OK;
-	lb_params(cfg, &lp);
+	lb_params_of(cfg, &lp);
 	if (!lb_params_valid(cfg, &lp))
 		return TC_ACT_OK;
 	lb_count(LB_STAT_ACKS_PARSED);

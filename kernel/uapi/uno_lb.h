@@ -68,6 +68,8 @@ struct lb_cfg {
 };
 
 /* The lb_policy map: which UDP destination ports the datapath handles. */
+#define LB_MAX_POLICIES	64
+
 struct lb_policy_key {
 	__u8	proto;		/* IPPROTO_UDP */
 	__u8	pad;
@@ -109,5 +111,12 @@ enum lb_stat {
 	LB_STAT_PLB_REHASHES,	/* PLB: EVs drawn after congested rounds */
 	__LB_STAT_MAX,
 };
+
+/*
+ * The loaders' tc filters on the clsact egress and ingress: one handle at
+ * one priority, so that a loader finds, replaces and removes its own.
+ */
+#define LB_TC_HANDLE	1
+#define LB_TC_PRIO	0x554e		/* "UN" */
 
 #endif /* _UAPI_UNO_LB_H */
