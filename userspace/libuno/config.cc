@@ -38,6 +38,9 @@ public:
 	void qdisc_list(const toml::node &n, Config &c);
 	void unorc_section(const toml::table &t, Config &c);
 	std::optional<QdiscConf> qdisc(const toml::table &t);
+	void lb_list(const toml::node &n, Config &c);
+	std::optional<LbConf> lb(const toml::table &t);
+	void lb_ports(const toml::node &n, LbConf &l);
 
 private:
 	const CcLookup &has_cc_;
@@ -252,6 +255,139 @@ void Parser::qdisc_list(const toml::node &n, Config &c)
 	}
 }
 
+// [[lb]]'s integer keys: the lb_cfg field each sets, and its range.
+struct LbField {
+	const char *key;
+	int64_t min;
+	int64_t max;
+	void (*set)(lb_cfg &c, int64_t v);
+};
+
+const LbField *lb_field(const std::string &key)
+{
+	// The ranges are those lb_params_valid() accepts, each alone.
+	static const LbField fields[] = {
+		{ "num-ev", 1, LB_MAX_EV,
+		  [](lb_cfg &c, int64_t v) { c.num_ev = static_cast<uint16_t>(v); } },
+		{ "ev-base", 1, 65535,
+		  [](lb_cfg &c, int64_t v) { c.ev_base = static_cast<uint16_t>(v); } },
+		{ "cache-size", 1, 16,
+		  [](lb_cfg &c, int64_t v) { c.cache_size = static_cast<uint8_t>(v); } },
+		{ "bdp-pkts", 1, 1 << 20,
+		  [](lb_cfg &c, int64_t v) { c.bdp_pkts = static_cast<uint32_t>(v); } },
+		{ "flowlet-gap-us", 1, 60'000'000,
+		  [](lb_cfg &c, int64_t v) { c.flowlet_gap_ns = static_cast<uint64_t>(v) * 1000; } },
+		{ "plb-idle-rounds", 0, 31,
+		  [](lb_cfg &c, int64_t v) { c.plb_idle_rounds = static_cast<uint32_t>(v); } },
+		{ "plb-rehash-rounds", 1, 31,
+		  [](lb_cfg &c, int64_t v) { c.plb_force_rounds = static_cast<uint32_t>(v); } },
+		{ "plb-cong-thresh", 0, 256,
+		  [](lb_cfg &c, int64_t v) { c.plb_thresh_256 = static_cast<uint32_t>(v); } },
+	};
+
+	for (const auto &f : fields)
+		if (key == f.key)
+			return &f;
+	return nullptr;
+}
+
+void Parser::lb_ports(const toml::node &n, LbConf &l)
+{
+	auto arr = n.as_array();
+	if (!arr || arr->empty()) {
+		error(n, "lb.ports: expected a list of UDP destination ports, [9000, ...]");
+		return;
+	}
+	for (const auto &el : *arr) {
+		auto i = el.as_integer();
+		if (!i || i->get() < 1 || i->get() > 65535) {
+			error(el, "lb.ports: expected a port, 1..65535");
+			continue;
+		}
+		l.ports.push_back(static_cast<uint16_t>(i->get()));
+	}
+	std::sort(l.ports.begin(), l.ports.end());
+	if (std::adjacent_find(l.ports.begin(), l.ports.end()) != l.ports.end())
+		error(n, "lb.ports: a port is listed twice");
+	if (l.ports.size() > LB_MAX_POLICIES)
+		error(n, "lb.ports: at most " + std::to_string(LB_MAX_POLICIES) + " ports");
+}
+
+std::optional<LbConf> Parser::lb(const toml::table &t)
+{
+	LbConf l;
+	size_t before = errors.size();
+
+	for (const auto &[k, np] : in_file_order(t)) {
+		const toml::node &node = *np;
+		auto bad = [&](const std::string &what) { error(node, "lb." + k + ": " + what); };
+		if (k == "dev") {
+			auto s = node.as_string();
+			if (!s || s->get().empty() || s->get().size() >= 16)
+				bad("expected an interface name");
+			else
+				l.dev = s->get();
+		} else if (k == "mode") {
+			auto s = node.as_string();
+			auto m = s ? lb_mode_of(s->get()) : std::nullopt;
+			if (!m)
+				bad("expected one of " + lb_mode_names());
+			else
+				l.cfg.mode = *m;
+		} else if (k == "ports") {
+			lb_ports(node, l);
+		} else if (k == "require-shim") {
+			auto b = node.as_boolean();
+			if (!b)
+				bad("expected true or false");
+			else
+				l.require_shim = b->get();
+		} else if (const LbField *f = lb_field(k)) {
+			auto i = node.as_integer();
+			if (!i || i->get() < f->min || i->get() > f->max)
+				bad("expected an integer, " + std::to_string(f->min) + ".." +
+				    std::to_string(f->max));
+			else
+				f->set(l.cfg, i->get());
+		} else {
+			bad("unknown option");
+		}
+	}
+	if (!t.contains("dev"))
+		error(t, "[[lb]]: 'dev' is required");
+	if (!t.contains("ports"))
+		error(t, "[[lb]]: 'ports' is required");
+	if (errors.size() != before)
+		return std::nullopt;
+	if (static_cast<uint32_t>(l.cfg.ev_base) + l.cfg.num_ev > 65536) {
+		error(t, "[[lb]]: ev-base + num-ev passes port 65535");
+		return std::nullopt;
+	}
+	if (!lb_cfg_runs(l.cfg)) {
+		error(t, "[[lb]]: the datapath refuses these parameters");
+		return std::nullopt;
+	}
+	return l;
+}
+
+void Parser::lb_list(const toml::node &n, Config &c)
+{
+	auto arr = n.as_array();
+	if (!arr || !arr->is_array_of_tables()) {
+		error(n, "lb: expected [[lb]] tables");
+		return;
+	}
+	for (const auto &el : *arr) {
+		auto l = lb(*el.as_table());
+		if (!l)
+			continue;
+		for (const auto &other : c.lbs)
+			if (other.dev == l->dev)
+				error(el, "[[lb]]: dev '" + l->dev + "' is listed twice");
+		c.lbs.push_back(*l);
+	}
+}
+
 // The values of an [unorc] key as text, as the knob's option takes them;
 // each element's node beside it. Nothing, with the error reported, if the
 // node is not of the knob's type.
@@ -438,6 +574,8 @@ ConfigResult parse_config(std::string_view text, std::string_view path, const Cc
 				p.error(node, "cc: expected a table");
 		} else if (k == "qdisc") {
 			p.qdisc_list(node, c);
+		} else if (k == "lb") {
+			p.lb_list(node, c);
 		} else if (k == "unorc") {
 			if (auto t = node.as_table())
 				p.unorc_section(*t, c);
@@ -445,7 +583,7 @@ ConfigResult parse_config(std::string_view text, std::string_view path, const Cc
 				p.error(node, "unorc: expected a table, [unorc]");
 		} else {
 			p.error(node, "unknown section '" + k +
-					      "' (expected [cc], [cc.NAME], [[qdisc]] or [unorc])");
+					      "' (expected [cc], [cc.NAME], [[qdisc]], [[lb]] or [unorc])");
 		}
 	}
 	// Parameter tables with nothing in them are not worth keeping.
@@ -535,6 +673,14 @@ ConfigPlan plan_config(const Config *prev, const Config &next)
 			if (!kept)
 				plan.qdisc_delete.push_back(o.dev);
 		}
+	for (const auto &l : next.lbs)
+		if (!prev || std::find(prev->lbs.begin(), prev->lbs.end(), l) == prev->lbs.end())
+			plan.lb_attach.push_back(l);
+	if (prev)
+		for (const auto &o : prev->lbs)
+			if (std::none_of(next.lbs.begin(), next.lbs.end(),
+					 [&](const auto &l) { return l.dev == o.dev; }))
+				plan.lb_detach.push_back(o.dev);
 	return plan;
 }
 

@@ -15,6 +15,7 @@
 
 #include "knobs.h" // unorc's
 #include "nl.h"
+#include "uapi/uno_lb.h"
 
 namespace uno {
 
@@ -27,11 +28,27 @@ struct QdiscConf {
 	bool operator==(const QdiscConf &) const = default;
 };
 
+// [[lb]]: the entropy datapath (bpf/lb.bpf.c) on one device, steering
+// the UDP flows to `ports` by cfg.mode.
+struct LbConf {
+	std::string dev;
+	lb_cfg cfg = lb_cfg_defaults();
+	std::vector<uint16_t> ports; // UDP destination ports, sorted, unique
+	bool require_shim = true; // only datagrams that open with the shim
+
+	// The defaults of Documentation/lb.rst: ARCANE on 256 EVs from
+	// 49152, a ring of 8, arcane.md's 40-packet BDP, a 1 ms flowlet gap,
+	// Linux's tcp_plb_* rounds and threshold.
+	static lb_cfg lb_cfg_defaults();
+	bool operator==(const LbConf &o) const;
+};
+
 struct Config {
 	std::optional<std::string> default_cc;
 	// cc -> raw parameter name -> value
 	std::map<std::string, std::map<std::string, uint32_t>> params;
 	std::vector<QdiscConf> qdiscs;
+	std::vector<LbConf> lbs;
 	// [unorc]: the transport's defaults for unorc and unoperf, each key's
 	// values as text, checked by its knob. Nothing for unod to apply.
 	unorc::KnobTexts unorc;
@@ -92,11 +109,13 @@ struct ConfigPlan {
 	std::vector<ParamSet> params;
 	std::vector<QdiscConf> qdisc_replace;
 	std::vector<std::string> qdisc_delete; // devices no longer listed
+	std::vector<LbConf> lb_attach; // new or changed [[lb]]
+	std::vector<std::string> lb_detach; // devices no longer listed
 
 	bool empty() const
 	{
 		return !default_cc && params.empty() && qdisc_replace.empty() &&
-		       qdisc_delete.empty();
+		       qdisc_delete.empty() && lb_attach.empty() && lb_detach.empty();
 	}
 };
 
@@ -106,5 +125,13 @@ ConfigPlan plan_config(const Config *prev, const Config &next);
 std::optional<uint64_t> parse_rate(std::string_view s); // to bytes/s
 std::optional<uint64_t> parse_size(std::string_view s); // to bytes
 std::optional<uint32_t> parse_percent_ppm(std::string_view s); // "20%" to ppm
+
+// The datapath's modes by their [[lb]] and unoctl names ("arcane").
+std::optional<uint32_t> lb_mode_of(std::string_view name);
+const char *lb_mode_name(uint32_t mode); // "?" for none
+std::string lb_mode_names(); // "ecmp, spray, ..."
+// Whether the datapath runs `cfg` (bpf/lb_params.h): it passes every
+// packet unchanged otherwise.
+bool lb_cfg_runs(const lb_cfg &cfg);
 
 } // namespace uno

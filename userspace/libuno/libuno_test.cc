@@ -237,6 +237,27 @@ const BadFile kBadFiles[] = {
 	  4, "listed twice" },
 	{ "long dev", "[[qdisc]]\ndev = \"abcdefghijklmnopq\"\nrate = \"1gbit\"\n", 2,
 	  "expected an interface name" },
+	// [[lb]]
+	{ "no dev", "[[lb]]\nports = [1]\n", 1, "[[lb]]: 'dev' is required" },
+	{ "no ports", "[[lb]]\ndev = \"e\"\n", 1, "[[lb]]: 'ports' is required" },
+	{ "empty ports", "[[lb]]\ndev = \"e\"\nports = []\n", 3, "lb.ports: expected a list" },
+	{ "port 0", "[[lb]]\ndev = \"e\"\nports = [0]\n", 3, "lb.ports: expected a port, 1..65535" },
+	{ "port twice", "[[lb]]\ndev = \"e\"\nports = [5, 5]\n", 3, "lb.ports: a port is listed twice" },
+	{ "bad mode", "[[lb]]\ndev = \"e\"\nports = [5]\nmode = \"reps\"\n", 4,
+	  "lb.mode: expected one of ecmp, spray, spray_rr, arcane, flowlet, plb, passthru" },
+	{ "num-ev 0", "[[lb]]\ndev = \"e\"\nports = [5]\nnum-ev = 0\n", 4,
+	  "lb.num-ev: expected an integer, 1..4096" },
+	{ "cache 17", "[[lb]]\ndev = \"e\"\nports = [5]\ncache-size = 17\n", 4,
+	  "lb.cache-size: expected an integer, 1..16" },
+	{ "thresh 257", "[[lb]]\ndev = \"e\"\nports = [5]\nplb-cong-thresh = 257\n", 4,
+	  "lb.plb-cong-thresh: expected an integer, 0..256" },
+	{ "ports past 65535", "[[lb]]\ndev = \"e\"\nports = [5]\nev-base = 65000\nnum-ev = 1000\n",
+	  1, "[[lb]]: ev-base + num-ev passes port 65535" },
+	{ "unknown key", "[[lb]]\ndev = \"e\"\nports = [5]\nnumev = 3\n", 4,
+	  "lb.numev: unknown option" },
+	{ "dev twice", "[[lb]]\ndev = \"e\"\nports = [5]\n[[lb]]\ndev = \"e\"\nports = [6]\n",
+	  4, "[[lb]]: dev 'e' is listed twice" },
+	{ "not a table", "lb = 3\n", 1, "lb: expected [[lb]] tables" },
 };
 
 TEST(Config, BrokenFiles)
@@ -314,6 +335,95 @@ TEST(Config, PlanAppliesOnlyWhatChanged)
 	Config c = a;
 	c.params.erase("smartt");
 	EXPECT_TRUE(plan_config(&a, c).empty());
+}
+
+// --- [[lb]]: the entropy datapath ----------------------------------------
+
+constexpr const char *kLb = R"(
+[[lb]]
+dev = "eth0"
+ports = [9001, 9000]
+
+[[lb]]
+dev = "eth1"
+mode = "plb"
+ports = [4791]
+num-ev = 4096
+ev-base = 32768
+cache-size = 16
+bdp-pkts = 10
+flowlet-gap-us = 250
+plb-idle-rounds = 0
+plb-rehash-rounds = 31
+plb-cong-thresh = 256
+require-shim = false
+)";
+
+TEST(ConfigLb, DefaultsAndEveryKey)
+{
+	auto r = parse(kLb);
+	ASSERT_TRUE(r.errors.empty()) << format_error("", r.errors[0]);
+	ASSERT_EQ(r.config->lbs.size(), 2u);
+	const LbConf &d = r.config->lbs[0];
+	EXPECT_EQ(d.dev, "eth0");
+	EXPECT_EQ(d.ports, (std::vector<uint16_t>{ 9000, 9001 }));
+	EXPECT_TRUE(d.require_shim);
+	EXPECT_EQ(d.cfg.mode, (uint32_t)LB_MODE_ARCANE);
+	EXPECT_EQ(d.cfg.num_ev, 256);
+	EXPECT_EQ(d.cfg.ev_base, 49152);
+	EXPECT_EQ(d.cfg.cache_size, 8);
+	EXPECT_EQ(d.cfg.write_shim_ev, 1);
+	EXPECT_EQ(d.cfg.bdp_pkts, 40u);
+	EXPECT_EQ(d.cfg.flowlet_gap_ns, 1000000u);
+	EXPECT_EQ(d.cfg.plb_idle_rounds, 3u);
+	EXPECT_EQ(d.cfg.plb_force_rounds, 12u);
+	EXPECT_EQ(d.cfg.plb_thresh_256, 128u);
+
+	const LbConf &e = r.config->lbs[1];
+	EXPECT_EQ(e.cfg.mode, (uint32_t)LB_MODE_PLB);
+	EXPECT_EQ(e.ports, (std::vector<uint16_t>{ 4791 }));
+	EXPECT_FALSE(e.require_shim);
+	EXPECT_EQ(e.cfg.num_ev, 4096);
+	EXPECT_EQ(e.cfg.ev_base, 32768);
+	EXPECT_EQ(e.cfg.cache_size, 16);
+	EXPECT_EQ(e.cfg.bdp_pkts, 10u);
+	EXPECT_EQ(e.cfg.flowlet_gap_ns, 250000u);
+	EXPECT_EQ(e.cfg.plb_idle_rounds, 0u);
+	EXPECT_EQ(e.cfg.plb_force_rounds, 31u);
+	EXPECT_EQ(e.cfg.plb_thresh_256, 256u);
+	EXPECT_TRUE(lb_cfg_runs(d.cfg));
+	EXPECT_TRUE(lb_cfg_runs(e.cfg));
+}
+
+TEST(ConfigLb, ModeNames)
+{
+	for (uint32_t m = 0; m < __LB_MODE_MAX; m++)
+		EXPECT_EQ(lb_mode_of(lb_mode_name(m)), m);
+	EXPECT_FALSE(lb_mode_of("Arcane"));
+	EXPECT_STREQ(lb_mode_name(__LB_MODE_MAX), "?");
+}
+
+TEST(ConfigLb, PlanAttachesAndDetaches)
+{
+	const Config a = *parse(kLb).config;
+	ConfigPlan first = plan_config(nullptr, a);
+	ASSERT_EQ(first.lb_attach.size(), 2u);
+	EXPECT_TRUE(first.lb_detach.empty());
+	EXPECT_TRUE(plan_config(&a, a).empty());
+
+	// A changed mode is an attach in place; a table gone, a detach.
+	Config b = a;
+	b.lbs[0].cfg.mode = LB_MODE_SPRAY;
+	b.lbs.pop_back();
+	ConfigPlan p = plan_config(&a, b);
+	ASSERT_EQ(p.lb_attach.size(), 1u);
+	EXPECT_EQ(p.lb_attach[0].dev, "eth0");
+	EXPECT_EQ(p.lb_attach[0].cfg.mode, (uint32_t)LB_MODE_SPRAY);
+	EXPECT_EQ(p.lb_detach, std::vector<std::string>{ "eth1" });
+
+	Config c = a;
+	c.lbs[1].ports.push_back(4792);
+	EXPECT_EQ(plan_config(&a, c).lb_attach.size(), 1u);
 }
 
 // --- [unorc]: UnoRC's defaults for unorc and unoperf ---------------------
@@ -497,7 +607,7 @@ TEST(ConfigUnorc, NotATable)
 	r = parse("[unrc]\n", "bad.toml");
 	ASSERT_EQ(r.errors.size(), 1u);
 	EXPECT_EQ(format_error("bad.toml", r.errors[0]),
-		  "bad.toml:1:1: unknown section 'unrc' (expected [cc], [cc.NAME], [[qdisc]] or [unorc])");
+		  "bad.toml:1:1: unknown section 'unrc' (expected [cc], [cc.NAME], [[qdisc]], [[lb]] or [unorc])");
 }
 
 // Every error of the file, in file order, [unorc] with the others: the
