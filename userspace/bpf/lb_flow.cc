@@ -28,7 +28,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -39,6 +38,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lb.skel.h"
+#include "lb_datapath.h"
 #include "net.h"
 #include "uno_lb.h"
 
@@ -50,23 +50,6 @@ using unorc::Fd;
 
 constexpr size_t kPayload = 64;
 
-const std::map<std::string, uint32_t> kModes = {
-	{ "ecmp", LB_MODE_ECMP },	    { "spray", LB_MODE_SPRAY },
-	{ "spray_rr", LB_MODE_SPRAY_RR },   { "arcane", LB_MODE_ARCANE },
-	{ "flowlet", LB_MODE_FLOWLET },	    { "plb", LB_MODE_PLB },
-	{ "passthru", LB_MODE_PASSTHRU },
-};
-
-const char *stat_name(uint32_t s)
-{
-	static const char *const names[__LB_STAT_MAX] = {
-		"pkts_seen",	 "pkts_rewritten", "parse_skips", "flows_created",
-		"flow_table_full", "acks_parsed",  "acks_unknown_flow", "tx_explore",
-		"tx_cached",	 "fb_good",	   "fb_ce",	  "fb_nack",
-		"fb_ignored",	 "plb_rehashes",
-	};
-	return names[s];
-}
 
 [[noreturn]] void fail(const std::string &what, int err = errno)
 {
@@ -74,16 +57,11 @@ const char *stat_name(uint32_t s)
 }
 
 // The datapath on one device, for as long as this lives: its skeleton
-// loaded and configured, its programs on the device's clsact egress and
-// ingress. The clsact is removed only if this made it (removing it
-// removes every filter on it).
+// loaded and configured, unpinned, its programs on the device's clsact.
 class Datapath {
 public:
-	Datapath(const std::string &dev, const lb_cfg &cfg, uint16_t dport)
+	Datapath(const std::string &dev, const lb_cfg &cfg, uint16_t dport) : hook_(dev)
 	{
-		ifindex_ = static_cast<int>(if_nametoindex(dev.c_str()));
-		if (!ifindex_)
-			fail("device " + dev);
 		skel_ = lb__open_and_load();
 		if (!skel_)
 			fail("loading bpf/lb.bpf.c");
@@ -98,24 +76,17 @@ public:
 		    bpf_map__update_elem(skel_->maps.lb_policy, &k, sizeof(k), &v, sizeof(v),
 					 BPF_ANY))
 			fail("configuring the datapath");
-		hook_.sz = sizeof(hook_);
-		hook_.ifindex = ifindex_;
-		hook_.attach_point = static_cast<bpf_tc_attach_point>(BPF_TC_INGRESS |
-								      BPF_TC_EGRESS);
-		const int err = bpf_tc_hook_create(&hook_);
-		if (err && err != -EEXIST)
-			fail("clsact on " + dev, -err);
-		own_hook_ = !err;
-		attach(BPF_TC_EGRESS, skel_->progs.lb_egress, &egress_);
-		attach(BPF_TC_INGRESS, skel_->progs.lb_ingress, &ingress_);
+		hook_.attach(bpf_program__fd(skel_->progs.lb_egress),
+			     bpf_program__fd(skel_->progs.lb_ingress));
 	}
 
 	~Datapath()
 	{
-		detach(BPF_TC_EGRESS, &egress_);
-		detach(BPF_TC_INGRESS, &ingress_);
-		if (own_hook_)
-			bpf_tc_hook_destroy(&hook_);
+		try {
+			hook_.detach();
+		} catch (const uno::LbError &e) {
+			std::fprintf(stderr, "lb_flow: %s\n", e.what());
+		}
 		lb__destroy(skel_);
 	}
 
@@ -126,7 +97,8 @@ public:
 	{
 		json j = json::object();
 		for (uint32_t s = 0; s < __LB_STAT_MAX; s++)
-			j[stat_name(s)] = percpu_sum(skel_->maps.lb_stats, s);
+			j[uno::lb_stat_name(s)] =
+				uno::lb_percpu_sum(bpf_map__fd(skel_->maps.lb_stats), s);
 		return j;
 	}
 
@@ -135,52 +107,15 @@ public:
 	{
 		json j = json::object();
 		for (uint32_t ev = 0; ev < num_ev; ev++)
-			if (const uint64_t n = percpu_sum(skel_->maps.lb_ev_hist, ev))
+			if (const uint64_t n =
+				    uno::lb_percpu_sum(bpf_map__fd(skel_->maps.lb_ev_hist), ev))
 				j[std::to_string(ev)] = n;
 		return j;
 	}
 
 private:
-	void attach(bpf_tc_attach_point point, const bpf_program *prog, bpf_tc_opts *opts)
-	{
-		bpf_tc_hook h = hook_;
-		h.attach_point = point;
-		opts->sz = sizeof(*opts);
-		opts->prog_fd = bpf_program__fd(prog);
-		if (const int err = bpf_tc_attach(&h, opts))
-			fail("attaching to clsact", -err);
-	}
-
-	void detach(bpf_tc_attach_point point, bpf_tc_opts *opts)
-	{
-		if (!opts->prog_id)
-			return;
-		bpf_tc_hook h = hook_;
-		h.attach_point = point;
-		opts->prog_fd = 0;
-		opts->prog_id = 0;
-		opts->flags = 0;
-		bpf_tc_detach(&h, opts);
-	}
-
-	static uint64_t percpu_sum(const bpf_map *m, uint32_t key)
-	{
-		std::vector<uint64_t> v(static_cast<size_t>(libbpf_num_possible_cpus()));
-		if (bpf_map__lookup_elem(m, &key, sizeof(key), v.data(),
-					 v.size() * sizeof(uint64_t), 0))
-			return 0;
-		uint64_t sum = 0;
-		for (uint64_t x : v)
-			sum += x;
-		return sum;
-	}
-
-	int ifindex_ = 0;
+	uno::LbTcHook hook_;
 	lb *skel_ = nullptr;
-	bpf_tc_hook hook_ = {};
-	bpf_tc_opts egress_ = {};
-	bpf_tc_opts ingress_ = {};
-	bool own_hook_ = false;
 };
 
 lb_shim read_shim(const uint8_t *p)
@@ -243,17 +178,10 @@ struct SendOptions {
 
 lb_cfg config_of(const SendOptions &o)
 {
-	lb_cfg c = {};
-	c.mode = kModes.at(o.mode);
+	lb_cfg c = uno::LbConf::lb_cfg_defaults();
+	c.mode = *uno::lb_mode_of(o.mode);
 	c.num_ev = o.num_ev;
-	c.ev_base = 49152;
-	c.cache_size = 8;
-	c.write_shim_ev = 1;
 	c.bdp_pkts = o.bdp_pkts;
-	c.flowlet_gap_ns = 1'000'000;
-	c.plb_idle_rounds = 3;
-	c.plb_force_rounds = 12;
-	c.plb_thresh_256 = 128;
 	return c;
 }
 
@@ -337,8 +265,9 @@ int main(int argc, char **argv)
 	s->add_option("--count", o.count, "datagrams")->required();
 	s->add_option("--gap-us", o.gap_us, "between datagrams");
 	s->add_option("--dev", o.dev, "attach the datapath to this device");
-	s->add_option("--mode", o.mode, "ecmp, spray, spray_rr, arcane, flowlet, plb, passthru")
-		->check(CLI::IsMember(kModes));
+	s->add_option("--mode", o.mode, uno::lb_mode_names())->check([](const std::string &m) {
+		return uno::lb_mode_of(m) ? "" : "not one of " + uno::lb_mode_names();
+	});
 	s->add_option("--num-ev", o.num_ev, "EVs")->check(CLI::Range(1, LB_MAX_EV));
 	s->add_option("--bdp-pkts", o.bdp_pkts, "ARCANE's initial phase, PLB's round")
 		->check(CLI::Range(1U, 1U << 20));

@@ -287,6 +287,16 @@ nlmsghdr *put_phantom_replace(char *buf, uint32_t seq, int ifindex, const Phanto
 	return nlh;
 }
 
+nlmsghdr *put_filter_dump(char *buf, uint32_t seq, int ifindex, uint32_t parent)
+{
+	nlmsghdr *nlh = put_request(buf, RTM_GETTFILTER, NLM_F_DUMP, seq);
+	auto *t = static_cast<tcmsg *>(mnl_nlmsg_put_extra_header(nlh, sizeof(tcmsg)));
+	t->tcm_family = AF_UNSPEC;
+	t->tcm_ifindex = ifindex;
+	t->tcm_parent = parent;
+	return nlh;
+}
+
 nlmsghdr *put_root_qdisc_delete(char *buf, uint32_t seq, int ifindex)
 {
 	nlmsghdr *nlh = put_request(buf, RTM_DELQDISC, NLM_F_ACK, seq);

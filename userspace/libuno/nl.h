@@ -100,6 +100,8 @@ nlmsghdr *put_qdisc_dump(char *buf, uint32_t seq);
 nlmsghdr *put_phantom_replace(char *buf, uint32_t seq, int ifindex, const PhantomOpts &o);
 nlmsghdr *put_root_qdisc_delete(char *buf, uint32_t seq, int ifindex);
 std::optional<QdiscInfo> parse_qdisc_msg(const nlmsghdr *nlh);
+// Every filter of `ifindex` under `parent` (a clsact's ingress or egress).
+nlmsghdr *put_filter_dump(char *buf, uint32_t seq, int ifindex, uint32_t parent);
 
 // --- sock_diag: TCP sockets and their CC state ---------------------------
 

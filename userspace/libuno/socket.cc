@@ -9,6 +9,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
@@ -211,6 +212,16 @@ void root_qdisc_delete(int ifindex)
 	NlSocket sock(NETLINK_ROUTE);
 
 	sock.transact([&](char *b, uint32_t s) { return put_root_qdisc_delete(b, s, ifindex); });
+}
+
+size_t tc_filter_count(int ifindex, uint32_t parent)
+{
+	NlSocket sock(NETLINK_ROUTE);
+	size_t n = 0;
+
+	sock.transact([&](char *b, uint32_t s) { return put_filter_dump(b, s, ifindex, parent); },
+		      [&](const nlmsghdr *nlh) { n += nlh->nlmsg_type == RTM_NEWTFILTER; });
+	return n;
 }
 
 std::vector<SockInfo> tcp_socks()
