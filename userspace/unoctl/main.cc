@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // unoctl: show and set the run-time parameters of tcp_uno and tcp_smartt,
-// show phantom qdiscs and the TCP sockets that run our CCs, and UnoRC's
-// settings from the configuration file. iproute2's
+// show phantom qdiscs, the entropy datapath and the TCP sockets that run
+// our CCs, and UnoRC's settings from the configuration file. iproute2's
 // conventions: OBJECT COMMAND [ARGS], -j for JSON, errors on stderr.
 #include <cerrno>
 #include <cstdio>
@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config.h"
+#include "lb.h"
 #include "params.h"
 #include "phantom_units.h"
 #include "rc.h"
@@ -289,6 +290,40 @@ int qdisc_show(const std::vector<std::string> &args)
 	return kExitOk;
 }
 
+// --- lb --------------------------------------------------------------------
+
+// Whether args are "dev DEV".
+bool dev_args(const std::vector<std::string> &args)
+{
+	return args.size() == 2 && args[0] == "dev";
+}
+
+int lb_show(const std::vector<std::string> &args)
+{
+	if (!args.empty() && !dev_args(args))
+		return fail("lb show: expected nothing or dev DEV", kExitUsage);
+	const auto devs = args.empty() ? uno::lb_pinned_devices() : std::vector{ args[1] };
+	json out = json::array();
+	for (const auto &d : devs) {
+		const uno::LbStatus s = uno::lb_status(d);
+		if (g_opts.json)
+			out.push_back(unoctl::lb_json(s));
+		else
+			std::fputs(unoctl::lb_text(s).c_str(), stdout);
+	}
+	if (g_opts.json)
+		print_json(out);
+	return kExitOk;
+}
+
+int lb_detach(const std::vector<std::string> &args)
+{
+	if (!dev_args(args))
+		return fail("lb detach: expected dev DEV", kExitUsage);
+	uno::lb_detach(args[1]);
+	return kExitOk;
+}
+
 // --- sock ------------------------------------------------------------------
 
 bool ours(const std::string &cc)
@@ -419,6 +454,8 @@ Examples:
   unoctl cc set uno alpha 0.002       an alias: alpha_ppm 2000
   unoctl cc set smartt trtt_factor 2048 md_gamma 700
   unoctl qdisc show dev eth0          phantom options and counters
+  unoctl -j lb show dev eth0          the entropy datapath's settings and counters
+  unoctl lb detach dev eth0           take it off (unod does, when [[lb]] goes)
   unoctl sock show                    TCP sockets running uno or smartt
   unoctl -j rc show                   UnoRC's defaults: [unorc] of /etc/uno/uno.toml
 
@@ -460,6 +497,15 @@ int main(int argc, char **argv)
 	auto *qdisc_show_cmd = qdisc->add_subcommand("show", "options and counters: [dev DEV]");
 	qdisc_show_cmd->add_option("args", qdisc_args, "dev DEV");
 
+	auto *lb = app.add_subcommand("lb", "the entropy datapath (tc programs of bpf/lb.bpf.c)");
+	lb->require_subcommand(1);
+	std::vector<std::string> lb_args;
+	auto *lb_show_cmd = lb->add_subcommand(
+		"show", "settings and counters of this namespace's datapaths: [dev DEV]");
+	lb_show_cmd->add_option("args", lb_args, "dev DEV");
+	auto *lb_detach_cmd = lb->add_subcommand("detach", "take a device's datapath off: dev DEV");
+	lb_detach_cmd->add_option("args", lb_args, "dev DEV");
+
 	auto *sock = app.add_subcommand("sock", "TCP sockets");
 	sock->require_subcommand(1);
 	bool all = false;
@@ -494,12 +540,18 @@ int main(int argc, char **argv)
 			return cc_set(set_cc, set_args, force);
 		if (*qdisc_show_cmd)
 			return qdisc_show(qdisc_args);
+		if (*lb_show_cmd)
+			return lb_show(lb_args);
+		if (*lb_detach_cmd)
+			return lb_detach(lb_args);
 		if (*sock_show_cmd)
 			return sock_show(all);
 		if (*rc_show_cmd)
 			return rc_show(*rc_config_opt ? std::optional(rc_config) : std::nullopt,
 				       rc_param);
 	} catch (const uno::NlError &e) {
+		return fail(e.what());
+	} catch (const uno::LbError &e) {
 		return fail(e.what());
 	}
 	return kExitUsage;

@@ -2,7 +2,8 @@
 //
 // unoctl rc show, without a kernel: the settings in effect from [unorc]
 // of a configuration file, as JSON and as a table, from the functions
-// and from the command itself.
+// and from the command itself. unoctl lb show's output, from a datapath's
+// state as its maps would hold it.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "lb.h"
 #include "rc.h"
 
 using nlohmann::json;
@@ -203,4 +205,69 @@ TEST_F(RcShow, WhatIsWrong)
 	EXPECT_EQ(r.err, "unoctl: rc show: no setting 'rto' (known: code, inter-prefix, payload, "
 			 "subflows, repath, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, "
 			 "max-flows, trim-dscp, rcvbuf)\n");
+}
+
+// --- lb show -----------------------------------------------------------------
+
+uno::LbStatus lb_status()
+{
+	uno::LbStatus s;
+	s.dev = "eth0";
+	s.cfg = uno::LbConf::lb_cfg_defaults();
+	s.policies[9000] = { .mode_override = __LB_MODE_MAX, .flags = LB_POLICY_REQUIRE_SHIM };
+	s.policies[4791] = { .mode_override = LB_MODE_SPRAY, .flags = 0 };
+	s.stats[LB_STAT_PKTS_SEEN] = 12;
+	s.stats[LB_STAT_PKTS_REWRITTEN] = 10;
+	s.stats[LB_STAT_TX_EXPLORE] = 3;
+	s.stats[LB_STAT_TX_CACHED] = 1;
+	s.ev_hist = { { 0, 7 }, { 255, 3 } };
+	s.flows = 2;
+	s.egress_prog = 41;
+	return s;
+}
+
+TEST(LbJson, EveryField)
+{
+	EXPECT_EQ(unoctl::lb_json(lb_status()).dump(),
+		  R"({"bdp_pkts":40,"cache_hit_rate":0.25,"cache_size":8,"counters":{"acks_parsed":0,)"
+		  R"("acks_unknown_flow":0,"fb_ce":0,"fb_good":0,"fb_ignored":0,"fb_nack":0,)"
+		  R"("flow_table_full":0,"flows_created":0,"parse_skips":0,"pkts_rewritten":10,)"
+		  R"("pkts_seen":12,"plb_rehashes":0,"tx_cached":1,"tx_explore":3},"dev":"eth0",)"
+		  R"("ev_base":49152,"ev_packets":{"0":7,"255":3},"exploration_rate":0.75,)"
+		  R"("flowlet_gap_us":1000,"flows":2,"mode":"arcane","num_ev":256,)"
+		  R"("plb_cong_thresh":128,"plb_idle_rounds":3,"plb_rehash_rounds":12,)"
+		  R"("ports":[{"mode":"spray","port":4791,"require_shim":false},)"
+		  R"({"mode":"arcane","port":9000,"require_shim":true}],)"
+		  R"("prog":{"egress":41,"ingress":null}})");
+}
+
+TEST(LbJson, NoArcaneSendsNoRates)
+{
+	uno::LbStatus s = lb_status();
+	s.stats[LB_STAT_TX_EXPLORE] = s.stats[LB_STAT_TX_CACHED] = 0;
+	const json j = unoctl::lb_json(s);
+	EXPECT_TRUE(j["exploration_rate"].is_null());
+	EXPECT_TRUE(j["cache_hit_rate"].is_null());
+}
+
+TEST(LbText, Lines)
+{
+	EXPECT_EQ(unoctl::lb_text(lb_status()),
+		  "lb dev eth0 mode arcane num_ev 256 ev_base 49152 ports 4791 9000\n"
+		  " NOT attached flows 2 EVs used 2 exploration_rate 0.750 cache_hit_rate 0.250\n"
+		  " acks_parsed 0 acks_unknown_flow 0 fb_ce 0 fb_good 0 fb_ignored 0 fb_nack 0 "
+		  "flow_table_full 0 flows_created 0 parse_skips 0 pkts_rewritten 10 pkts_seen 12 "
+		  "plb_rehashes 0 tx_cached 1 tx_explore 3\n");
+}
+
+using LbShow = RcShow; // the command, in a scratch directory
+
+TEST_F(LbShow, BadCommandLine)
+{
+	Result r = unoctl("lb show eth0");
+	EXPECT_EQ(r.status, 2);
+	EXPECT_EQ(r.err, "unoctl: lb show: expected nothing or dev DEV\n");
+	r = unoctl("lb detach");
+	EXPECT_EQ(r.status, 2);
+	EXPECT_EQ(r.err, "unoctl: lb detach: expected dev DEV\n");
 }

@@ -11,6 +11,7 @@
 
 #include <net/if.h>
 
+#include "lb_datapath.h"
 #include "socket.h"
 
 extern char **environ;
@@ -129,6 +130,45 @@ void put_qdisc(uno::Config &c, const std::string &dev, const uno::QdiscConf *q)
 		c.qdiscs.push_back(*q);
 }
 
+bool attach_lb(const uno::LbConf &l)
+{
+	try {
+		uno::lb_attach(l);
+	} catch (const uno::LbError &e) {
+		log(Prio::Err, "lb dev " + l.dev + ": " + e.what());
+		return false;
+	}
+	log(Prio::Info, "lb dev " + l.dev + " mode " + uno::lb_mode_name(l.cfg.mode));
+	return true;
+}
+
+bool detach_lb(const std::string &dev)
+{
+	try {
+		uno::lb_detach(dev);
+	} catch (const uno::LbError &e) {
+		log(Prio::Err, "lb dev " + dev + ": cannot remove: " + e.what());
+		return false;
+	}
+	log(Prio::Info, "lb dev " + dev + ": removed");
+	return true;
+}
+
+const uno::LbConf *find_lb(const uno::Config &c, const std::string &dev)
+{
+	for (const auto &l : c.lbs)
+		if (l.dev == dev)
+			return &l;
+	return nullptr;
+}
+
+void put_lb(uno::Config &c, const std::string &dev, const uno::LbConf *l)
+{
+	std::erase_if(c.lbs, [&](const auto &x) { return x.dev == dev; });
+	if (l)
+		c.lbs.push_back(*l);
+}
+
 } // namespace
 
 void log(Prio prio, const std::string &msg)
@@ -176,6 +216,16 @@ int apply_plan(const uno::ConfigPlan &plan, const uno::Config &next, uno::Config
 		if (!delete_qdisc(dev)) {
 			failures++;
 			put_qdisc(applied, dev, find_qdisc(prev, dev));
+		}
+	for (const auto &l : plan.lb_attach)
+		if (!attach_lb(l)) {
+			failures++;
+			put_lb(applied, l.dev, find_lb(prev, l.dev));
+		}
+	for (const auto &dev : plan.lb_detach)
+		if (!detach_lb(dev)) {
+			failures++;
+			put_lb(applied, dev, find_lb(prev, dev));
 		}
 	return failures;
 }
