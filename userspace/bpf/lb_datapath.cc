@@ -362,19 +362,4 @@ uint64_t lb_percpu_sum(int map_fd, uint32_t key)
 	return sum;
 }
 
-LbTcHook::LbTcHook(const std::string &dev) : dev_(dev)
-{
-	hook_ = clsact(ifindex_of(dev), BPF_TC_INGRESS);
-}
-
-void LbTcHook::attach(int egress_fd, int ingress_fd)
-{
-	made_ = tc_attach(hook_.ifindex, egress_fd, ingress_fd);
-}
-
-void LbTcHook::detach()
-{
-	tc_detach(hook_.ifindex, made_);
-}
-
 } // namespace uno

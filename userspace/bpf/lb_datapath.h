@@ -2,7 +2,7 @@
 //
 // The entropy datapath (bpf/lb.bpf.c) on a device, for its loaders: unod
 // attaches, reconfigures and detaches it from [[lb]], unoctl reads and
-// removes it, lb_flow attaches it for one flow.
+// removes it.
 //
 // A device's datapath outlives its loader, as a qdisc does: its two
 // programs stay on the clsact as tc filters (handle LB_TC_HANDLE, priority
@@ -19,8 +19,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <bpf/libbpf.h>
 
 #include "config.h"
 #include "uapi/uno_lb.h"
@@ -61,20 +59,5 @@ const char *lb_stat_name(uint32_t stat); // "pkts_seen"
 
 // The sum of a per-CPU u64 counter, or 0 if there is no such key.
 uint64_t lb_percpu_sum(int map_fd, uint32_t key);
-
-// One device's clsact, for a loader that holds its programs itself:
-// attach() puts them on at LB_TC_HANDLE/LB_TC_PRIO (replacing ours), and
-// detach() takes them off, and the clsact if it made it.
-class LbTcHook {
-public:
-	explicit LbTcHook(const std::string &dev);
-	void attach(int egress_fd, int ingress_fd);
-	void detach();
-
-private:
-	std::string dev_;
-	bpf_tc_hook hook_ = {};
-	bool made_ = false;
-};
 
 } // namespace uno
