@@ -21,6 +21,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/pkt_cls.h>
+#include <linux/tcp.h>
 #include <linux/udp.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
@@ -89,14 +90,19 @@ static __always_inline void lb_count(u32 stat)
 		*v += 1;
 }
 
-/* Where a parsed UDP datagram's fields are, and its flow. */
+/* Where a parsed packet's fields are, and its flow. */
 struct lb_pkt {
 	struct lb_flow_key key;
-	u32 udp_off;		/* from the start of the frame */
-	u32 csum_off;
-	u32 shim_off;
+	u32 l4_off;		/* from the start of the frame */
+	u32 csum_off;		/* UDP */
+	u32 shim_off;		/* UDP */
+	u8 tcp_flags;		/* TCP: CWR ECE URG ACK PSH RST SYN FIN */
 };
 
+#define LB_TCP_ACK	0x10
+#define LB_TCP_ECE	0x40
+
+/* IPv4 carries UDP only: its TCP has no field to steer by (lb.rst). */
 static __always_inline bool lb_parse_ipv4(struct __sk_buff *skb,
 					  struct lb_pkt *p)
 {
@@ -114,34 +120,64 @@ static __always_inline bool lb_parse_ipv4(struct __sk_buff *skb,
 	p->key.daddr[10] = 0xff;
 	p->key.daddr[11] = 0xff;
 	__builtin_memcpy(&p->key.daddr[12], &ip.daddr, 4);
-	p->udp_off = ETH_HLEN + ip.ihl * 4;
+	p->key.proto = IPPROTO_UDP;
+	p->l4_off = ETH_HLEN + ip.ihl * 4;
 	return true;
 }
 
-/* UDP straight after the fixed header: extension headers are skipped. */
+/* UDP or TCP straight after the fixed header: extension headers are skipped. */
 static __always_inline bool lb_parse_ipv6(struct __sk_buff *skb,
 					  struct lb_pkt *p)
 {
 	struct ipv6hdr ip6;
 
 	if (bpf_skb_load_bytes(skb, ETH_HLEN, &ip6, sizeof(ip6)) ||
-	    ip6.nexthdr != IPPROTO_UDP)
+	    (ip6.nexthdr != IPPROTO_UDP && ip6.nexthdr != IPPROTO_TCP))
 		return false;
 	__builtin_memcpy(p->key.saddr, &ip6.saddr, 16);
 	__builtin_memcpy(p->key.daddr, &ip6.daddr, 16);
-	p->udp_off = ETH_HLEN + sizeof(ip6);
+	p->key.proto = ip6.nexthdr;
+	p->l4_off = ETH_HLEN + sizeof(ip6);
+	return true;
+}
+
+static __always_inline bool lb_parse_udp(struct __sk_buff *skb,
+					 struct lb_pkt *p)
+{
+	struct udphdr udp;
+
+	if (bpf_skb_load_bytes(skb, p->l4_off, &udp, sizeof(udp)) ||
+	    bpf_ntohs(udp.len) < sizeof(udp) + sizeof(struct lb_shim))
+		return false;
+	p->key.sport = udp.source;
+	p->key.dport = udp.dest;
+	p->csum_off = p->l4_off + offsetof(struct udphdr, check);
+	p->shim_off = p->l4_off + sizeof(udp);
+	return true;
+}
+
+static __always_inline bool lb_parse_tcp(struct __sk_buff *skb,
+					 struct lb_pkt *p)
+{
+	struct tcphdr tcp;
+
+	if (bpf_skb_load_bytes(skb, p->l4_off, &tcp, sizeof(tcp)) ||
+	    tcp.doff < 5)
+		return false;
+	p->key.sport = tcp.source;
+	p->key.dport = tcp.dest;
+	p->tcp_flags = ((u8 *)&tcp)[13];
 	return true;
 }
 
 /*
  * An Ethernet frame with an IPv4 or IPv6 UDP datagram long enough for its
- * shim: its flow, as the sender's application addressed it. Anything
- * else is not the datapath's, and passes unharmed.
+ * shim, or an IPv6 TCP segment: its flow, as the sender's application
+ * addressed it. Anything else is not the datapath's, and passes unharmed.
  */
-static __always_inline bool lb_parse(struct __sk_buff *skb, struct lb_pkt *p,
-				     struct udphdr *udp)
+static __always_inline bool lb_parse(struct __sk_buff *skb, struct lb_pkt *p)
 {
-	__builtin_memset(&p->key, 0, sizeof(p->key));
+	__builtin_memset(p, 0, sizeof(*p));
 	if (skb->protocol == bpf_htons(ETH_P_IP)) {
 		if (!lb_parse_ipv4(skb, p))
 			return false;
@@ -151,15 +187,8 @@ static __always_inline bool lb_parse(struct __sk_buff *skb, struct lb_pkt *p,
 	} else {
 		return false;
 	}
-	if (bpf_skb_load_bytes(skb, p->udp_off, udp, sizeof(*udp)) ||
-	    bpf_ntohs(udp->len) < sizeof(*udp) + sizeof(struct lb_shim))
-		return false;
-	p->key.sport = udp->source;
-	p->key.dport = udp->dest;
-	p->key.proto = IPPROTO_UDP;
-	p->csum_off = p->udp_off + offsetof(struct udphdr, check);
-	p->shim_off = p->udp_off + sizeof(*udp);
-	return true;
+	return p->key.proto == IPPROTO_UDP ? lb_parse_udp(skb, p) :
+					     lb_parse_tcp(skb, p);
 }
 
 static __always_inline struct lb_cfg *lb_config(void)
@@ -228,7 +257,7 @@ static __always_inline int lb_write_ev(struct __sk_buff *skb,
 {
 	__be16 port = bpf_htons(cfg->ev_base + ev);
 	__be16 ev_be = bpf_htons(ev);
-	u32 sport_off = p->udp_off + offsetof(struct udphdr, source);
+	u32 sport_off = p->l4_off + offsetof(struct udphdr, source);
 	u32 ev_off = p->shim_off + offsetof(struct lb_shim, ev);
 
 	/*
@@ -251,33 +280,73 @@ static __always_inline int lb_write_ev(struct __sk_buff *skb,
 	return 0;
 }
 
-static __always_inline const struct lb_policy_val *lb_policy_of(__be16 dport)
+/*
+ * A TCP segment's EV as its IPv6 flow label, ev_base + EV, which IPv6
+ * ECMP hashes (the design notes' recommended field): not in the
+ * pseudo-header, so no checksum changes; version and traffic class kept.
+ */
+static __always_inline int lb_write_label(struct __sk_buff *skb,
+					  const struct lb_cfg *cfg, u16 ev)
 {
-	struct lb_policy_key k = { .proto = IPPROTO_UDP, .dport = dport };
+	__be32 word;
+
+	if (bpf_skb_load_bytes(skb, ETH_HLEN, &word, sizeof(word)))
+		return -1;
+	word = (word & bpf_htonl(0xfff00000)) |
+	       bpf_htonl(((u32)cfg->ev_base + ev) & 0xfffff);
+	return bpf_skb_store_bytes(skb, ETH_HLEN, &word, sizeof(word),
+				   BPF_F_INVALIDATE_HASH);
+}
+
+static __always_inline const struct lb_policy_val *
+lb_policy_of(const struct lb_flow_key *key)
+{
+	struct lb_policy_key k = { .proto = key->proto, .dport = key->dport };
 
 	return bpf_map_lookup_elem(&lb_policy, &k);
+}
+
+/*
+ * Whether the datapath steers this packet, and by which mode: a UDP
+ * datagram needs the shim if its policy says so; a TCP segment takes any
+ * mode but ARCANE, whose echo TCP does not carry (arcane.md 3.7).
+ */
+static __always_inline bool lb_steered(struct __sk_buff *skb,
+				       const struct lb_pkt *p,
+				       const struct lb_policy_val *pol,
+				       u32 mode, struct lb_shim *shim)
+{
+	if (mode == LB_MODE_PASSTHRU)
+		return false;
+	if (p->key.proto == IPPROTO_TCP)
+		return mode != LB_MODE_ARCANE;
+	if (bpf_skb_load_bytes(skb, p->shim_off, shim, sizeof(*shim)))
+		return false;
+	return !(pol->flags & LB_POLICY_REQUIRE_SHIM) ||
+	       (shim->magic == bpf_htonl(LB_SHIM_MAGIC) &&
+		shim->type == LB_SHIM_DATA);
 }
 
 SEC("tc")
 int lb_egress(struct __sk_buff *skb)
 {
 	const struct lb_policy_val *pol;
+	struct lb_shim shim = {};
 	struct lb_params lp;
-	struct lb_shim shim;
-	struct udphdr udp;
 	struct lb_cfg *cfg;
 	struct lb_flow *f;
 	struct lb_pkt p;
 	u32 mode, rnd, stat = __LB_STAT_MAX, hist;
 	u64 now, *n;
+	int err;
 	u16 ev;
 
-	if (!lb_parse(skb, &p, &udp)) {
+	if (!lb_parse(skb, &p)) {
 		lb_count(LB_STAT_PARSE_SKIPS);
 		return TC_ACT_OK;
 	}
 	lb_count(LB_STAT_PKTS_SEEN);
-	pol = lb_policy_of(udp.dest);
+	pol = lb_policy_of(&p.key);
 	cfg = lb_config();
 	if (!pol || !cfg)
 		return TC_ACT_OK;
@@ -286,13 +355,7 @@ int lb_egress(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	mode = pol->mode_override < __LB_MODE_MAX ? pol->mode_override :
 						       cfg->mode;
-	if (mode == LB_MODE_PASSTHRU)
-		return TC_ACT_OK;
-	if (bpf_skb_load_bytes(skb, p.shim_off, &shim, sizeof(shim)))
-		return TC_ACT_OK;
-	if ((pol->flags & LB_POLICY_REQUIRE_SHIM) &&
-	    (shim.magic != bpf_htonl(LB_SHIM_MAGIC) ||
-	     shim.type != LB_SHIM_DATA))
+	if (!lb_steered(skb, &p, pol, mode, &shim))
 		return TC_ACT_OK;
 	rnd = bpf_get_prandom_u32();
 	now = bpf_ktime_get_ns();
@@ -305,7 +368,11 @@ int lb_egress(struct __sk_buff *skb)
 	bpf_spin_unlock(&f->lock);
 	if (stat != __LB_STAT_MAX)
 		lb_count(stat);
-	if (lb_write_ev(skb, &p, cfg, udp.source, shim.ev, ev))
+	if (p.key.proto == IPPROTO_UDP)
+		err = lb_write_ev(skb, &p, cfg, p.key.sport, shim.ev, ev);
+	else
+		err = lb_write_label(skb, cfg, ev);
+	if (err)
 		return TC_ACT_OK;
 	lb_count(LB_STAT_PKTS_REWRITTEN);
 	hist = ev;
@@ -315,25 +382,54 @@ int lb_egress(struct __sk_buff *skb)
 	return TC_ACT_OK;
 }
 
+/* The echo of a reply: an ACK's or NACK's shim, or a TCP segment's ACK and ECE. */
+struct lb_echo {
+	u32 kind;		/* ARCANE_FB_ACK, ARCANE_FB_NACK */
+	bool ce;
+	u16 ev;			/* LB_SHIM_EV_NONE for TCP: no EV echoed */
+};
+
+static __always_inline bool lb_echo_of(struct __sk_buff *skb,
+				       const struct lb_pkt *p,
+				       struct lb_echo *e)
+{
+	struct lb_shim shim;
+
+	if (p->key.proto == IPPROTO_TCP) {
+		/*
+		 * A DCTCP (or uno) receiver sets ECE on an ACK exactly
+		 * when the segments it covers were CE-marked (arcane.md
+		 * 3.7, item 3).
+		 */
+		e->kind = ARCANE_FB_ACK;
+		e->ce = p->tcp_flags & LB_TCP_ECE;
+		e->ev = LB_SHIM_EV_NONE;
+		return p->tcp_flags & LB_TCP_ACK;
+	}
+	if (bpf_skb_load_bytes(skb, p->shim_off, &shim, sizeof(shim)) ||
+	    shim.magic != bpf_htonl(LB_SHIM_MAGIC) ||
+	    (shim.type != LB_SHIM_ACK && shim.type != LB_SHIM_NACK))
+		return false;
+	e->kind = shim.type == LB_SHIM_ACK ? ARCANE_FB_ACK : ARCANE_FB_NACK;
+	e->ce = shim.flags & LB_SHIM_CE_ECHO;
+	e->ev = bpf_ntohs(shim.ev);
+	return true;
+}
+
 SEC("tc")
 int lb_ingress(struct __sk_buff *skb)
 {
 	struct lb_flow_key key;
 	struct lb_params lp;
-	struct lb_shim shim;
-	struct udphdr udp;
+	struct lb_echo e;
 	struct lb_cfg *cfg;
 	struct lb_flow *f;
 	struct lb_pkt p;
-	u32 kind, stat, rnd;
-	bool ce, idle, rehashed = false;
+	u32 stat, rnd;
+	bool idle, rehashed = false;
 	u64 now;
-	u16 ev;
 
-	if (!lb_parse(skb, &p, &udp) ||
-	    bpf_skb_load_bytes(skb, p.shim_off, &shim, sizeof(shim)) ||
-	    shim.magic != bpf_htonl(LB_SHIM_MAGIC) ||
-	    (shim.type != LB_SHIM_ACK && shim.type != LB_SHIM_NACK))
+	if (!lb_parse(skb, &p) || !lb_echo_of(skb, &p, &e))
 		return TC_ACT_OK;
 	cfg = lb_config();
 	if (!cfg)
@@ -341,40 +437,44 @@ int lb_ingress(struct __sk_buff *skb)
 	lb_params_of(cfg, &lp);
 	if (!lb_params_valid(cfg, &lp))
 		return TC_ACT_OK;
-	lb_count(LB_STAT_ACKS_PARSED);
 	/* The reply's flow is the data's: addresses and ports swapped. */
 	__builtin_memset(&key, 0, sizeof(key));
 	__builtin_memcpy(key.saddr, p.key.daddr, 16);
 	__builtin_memcpy(key.daddr, p.key.saddr, 16);
 	key.sport = p.key.dport;
 	key.dport = p.key.sport;
-	key.proto = IPPROTO_UDP;
+	key.proto = p.key.proto;
+	/*
+	 * Every TCP segment in is an ACK: only those of a flow the datapath
+	 * steers count.
+	 */
 	f = bpf_map_lookup_elem(&lb_flows, &key);
+	if (p.key.proto == IPPROTO_UDP || f)
+		lb_count(LB_STAT_ACKS_PARSED);
 	if (!f) {
-		lb_count(LB_STAT_ACKS_UNKNOWN_FLOW);
+		if (p.key.proto == IPPROTO_UDP)
+			lb_count(LB_STAT_ACKS_UNKNOWN_FLOW);
 		return TC_ACT_OK;
 	}
-	kind = shim.type == LB_SHIM_ACK ? ARCANE_FB_ACK : ARCANE_FB_NACK;
-	ce = shim.flags & LB_SHIM_CE_ECHO;
-	ev = bpf_ntohs(shim.ev);
-	if (ev >= cfg->num_ev)
-		stat = LB_STAT_FB_IGNORED;
-	else if (kind == ARCANE_FB_NACK)
+	if (e.kind == ARCANE_FB_NACK)
 		stat = LB_STAT_FB_NACK;
 	else
-		stat = ce ? LB_STAT_FB_CE : LB_STAT_FB_GOOD;
+		stat = e.ce ? LB_STAT_FB_CE : LB_STAT_FB_GOOD;
+	if (p.key.proto == IPPROTO_UDP && e.ev >= cfg->num_ev)
+		stat = LB_STAT_FB_IGNORED;
 	now = bpf_ktime_get_ns();
 	rnd = bpf_get_prandom_u32();
 	bpf_spin_lock(&f->lock);
-	arcane_on_feedback(&f->arcane, &lp.arcane, kind, ev, ce);
+	if (p.key.proto == IPPROTO_UDP)
+		arcane_on_feedback(&f->arcane, &lp.arcane, e.kind, e.ev, e.ce);
 	/*
 	 * PLB's rounds count ACKs; the datapath does not know what is in
 	 * flight, so a flow that sent nothing since the previous feedback
 	 * is idle.
 	 */
-	if (kind == ARCANE_FB_ACK) {
+	if (e.kind == ARCANE_FB_ACK) {
 		idle = f->last_tx_ns <= f->last_fb_ns;
-		rehashed = plb_on_ack(&f->plb, &lp.plb, ce, idle, rnd);
+		rehashed = plb_on_ack(&f->plb, &lp.plb, e.ce, idle, rnd);
 	}
 	f->last_fb_ns = now;
 	bpf_spin_unlock(&f->lock);

@@ -42,6 +42,9 @@ constexpr size_t kEthLen = 14;
 constexpr size_t kIp4Len = 20;
 constexpr size_t kIp6Len = 40;
 constexpr size_t kUdpLen = 8;
+constexpr size_t kTcpLen = 20;
+constexpr uint8_t kTcpAck = 0x10;
+constexpr uint8_t kTcpEce = 0x40;
 
 void put16(Bytes &b, size_t at, uint16_t v)
 {
@@ -173,6 +176,43 @@ Frame reply_frame(bool v6, uint8_t type, uint16_t ev, bool ce)
 			   .ev = ev });
 }
 
+// An Ethernet frame with an IPv6 TCP segment from fd00::1 port kSrcPort to
+// fd00::2 port kDstPort (the other way for a reply), traffic class 0xb8
+// and flow label 0x12345, 16 bytes of payload, TCP flags `flags`.
+Bytes tcp6_frame(bool reply, uint8_t flags)
+{
+	const size_t tcp_len = kTcpLen + 16;
+	Bytes b(kEthLen + kIp6Len + tcp_len, 0);
+	for (int i = 0; i < 6; i++) {
+		b[i] = 0x02;
+		b[6 + i] = 0x04;
+	}
+	put16(b, 12, ETH_P_IPV6);
+	b[kEthLen] = 0x6b; // version 6, traffic class 0xb8, label 0x12345
+	b[kEthLen + 1] = 0x81;
+	put16(b, kEthLen + 2, 0x2345);
+	put16(b, kEthLen + 4, static_cast<uint16_t>(tcp_len));
+	b[kEthLen + 6] = IPPROTO_TCP;
+	b[kEthLen + 7] = 64;
+	b[kEthLen + 8] = 0xfd;
+	b[kEthLen + 23] = reply ? 2 : 1;
+	b[kEthLen + 24] = 0xfd;
+	b[kEthLen + 39] = reply ? 1 : 2;
+	const size_t tcp = kEthLen + kIp6Len;
+	put16(b, tcp, reply ? kDstPort : kSrcPort);
+	put16(b, tcp + 2, reply ? kSrcPort : kDstPort);
+	b[tcp + 12] = 5 << 4; // data offset
+	b[tcp + 13] = flags;
+	for (size_t i = 0; i < 16; i++)
+		b[tcp + kTcpLen + i] = static_cast<uint8_t>(0xc0 + i);
+	return b;
+}
+
+uint32_t flow_label(const Bytes &b)
+{
+	return (static_cast<uint32_t>(b[kEthLen + 1] & 0x0f) << 16) | get16(b, kEthLen + 2);
+}
+
 lb_cfg config(uint32_t mode, uint16_t num_ev)
 {
 	lb_cfg c = {};
@@ -203,14 +243,14 @@ protected:
 	void TearDown() override { lb__destroy(skel_); }
 
 	void configure(const lb_cfg &c, uint32_t override_mode = __LB_MODE_MAX,
-		       uint32_t flags = 0)
+		       uint32_t flags = 0, uint8_t proto = IPPROTO_UDP)
 	{
 		const uint32_t zero = 0;
 		ASSERT_EQ(bpf_map__update_elem(skel_->maps.lb_cfg, &zero, sizeof(zero), &c,
 					       sizeof(c), BPF_ANY),
 			  0);
 		lb_policy_key k = {};
-		k.proto = IPPROTO_UDP;
+		k.proto = proto;
 		k.dport = htons(kDstPort);
 		const lb_policy_val v = { .mode_override = override_mode, .flags = flags };
 		ASSERT_EQ(bpf_map__update_elem(skel_->maps.lb_policy, &k, sizeof(k), &v,
@@ -250,6 +290,21 @@ protected:
 		put16(expect.bytes, expect.udp() + 6, out.udp_check());
 		EXPECT_EQ(out.bytes, expect.bytes);
 		return ev;
+	}
+
+	// A TCP/IPv6 segment through lb_egress: the EV its flow label
+	// carries, every other byte unchanged.
+	uint16_t send_tcp6()
+	{
+		const Bytes in = tcp6_frame(false, kTcpAck);
+		const Bytes out = run(skel_->progs.lb_egress, in);
+		const uint32_t label = flow_label(out);
+		EXPECT_GE(label, kEvBase);
+		Bytes expect = in;
+		expect[kEthLen + 1] = static_cast<uint8_t>((in[kEthLen + 1] & 0xf0) | (label >> 16));
+		put16(expect, kEthLen + 2, static_cast<uint16_t>(label));
+		EXPECT_EQ(out, expect);
+		return static_cast<uint16_t>(label - kEvBase);
 	}
 
 	void feedback(bool v6, uint8_t type, uint16_t ev, bool ce)
@@ -431,6 +486,62 @@ TEST_F(LbProg, InvalidConfigurationRewritesNothing)
 	out.bytes = run(skel_->progs.lb_egress, in);
 	EXPECT_EQ(out.sport(), 65535 - 255);
 	EXPECT_EQ(stat(LB_STAT_PKTS_REWRITTEN), 1u);
+}
+
+// TCP over IPv6: the EV goes in the flow label, version, traffic class
+// and every other byte kept; the checksum does not cover the label.
+TEST_F(LbProg, TcpIpv6CarriesTheEvInItsFlowLabel)
+{
+	configure(config(LB_MODE_SPRAY_RR, 3), __LB_MODE_MAX, 0, IPPROTO_TCP);
+	std::vector<uint16_t> evs;
+	for (int i = 0; i < 4; i++)
+		evs.push_back(send_tcp6());
+	EXPECT_EQ(evs, (std::vector<uint16_t>{ 0, 1, 2, 0 }));
+	EXPECT_EQ(stat(LB_STAT_PKTS_REWRITTEN), 4u);
+	// The policy is per protocol: UDP to the port is not steered.
+	expect_untouched(skel_->progs.lb_egress, udp_frame(true, kSrcPort, kDstPort).bytes);
+}
+
+// ARCANE needs the shim's echo, which TCP does not carry: a TCP flow
+// under it is left alone (arcane.md 3.7), as is TCP over IPv4.
+TEST_F(LbProg, TcpUnderArcaneOrOverIpv4PassesUnharmed)
+{
+	configure(config(LB_MODE_ARCANE, 8), __LB_MODE_MAX, 0, IPPROTO_TCP);
+	expect_untouched(skel_->progs.lb_egress, tcp6_frame(false, kTcpAck));
+	configure(config(LB_MODE_SPRAY_RR, 8), __LB_MODE_MAX, 0, IPPROTO_TCP);
+	Frame v4 = udp_frame(false, kSrcPort, kDstPort);
+	v4.bytes[kEthLen + 9] = IPPROTO_TCP;
+	expect_untouched(skel_->progs.lb_egress, v4.bytes);
+	EXPECT_EQ(stat(LB_STAT_PKTS_REWRITTEN), 0u);
+}
+
+// PLB on TCP: a round is bdp_pkts (3) ACKs of the reverse flow, congested
+// when 2 of them carry ECE (a DCTCP receiver's per-segment echo); the
+// label is redrawn after rehash_rounds (12) of them, the flow sending
+// before each round's last ACK so that it is not idle (as in
+// PlbRehashesAfterCongestedRounds).
+TEST_F(LbProg, TcpPlbRehashesOnEce)
+{
+	configure(config(LB_MODE_PLB, 256), __LB_MODE_MAX, 0, IPPROTO_TCP);
+	const uint16_t ev = send_tcp6();
+	const auto ack = [&](bool ece) {
+		const Bytes in = tcp6_frame(true, static_cast<uint8_t>(kTcpAck | (ece ? kTcpEce : 0)));
+		EXPECT_EQ(run(skel_->progs.lb_ingress, in), in);
+	};
+	for (int round = 0; round < 12; round++) {
+		EXPECT_EQ(stat(LB_STAT_PLB_REHASHES), 0u) << round;
+		ack(true);
+		ack(true);
+		EXPECT_EQ(send_tcp6(), ev);
+		ack(false);
+	}
+	EXPECT_EQ(stat(LB_STAT_PLB_REHASHES), 1u);
+	EXPECT_EQ(stat(LB_STAT_FB_CE), 24u);
+	EXPECT_EQ(stat(LB_STAT_FB_GOOD), 12u);
+	// A segment without ACK (a SYN) is no feedback.
+	const Bytes syn = tcp6_frame(true, 0x02);
+	EXPECT_EQ(run(skel_->progs.lb_ingress, syn), syn);
+	EXPECT_EQ(stat(LB_STAT_ACKS_PARSED), 36u);
 }
 
 // An IPv4 datagram sent without a checksum (0) keeps none.
