@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <tuple>
 
 #include <bpf/bpf.h>
 
@@ -188,15 +189,18 @@ void configure(::lb *skel, const LbConf &c)
 	if (bpf_map_update_elem(cfg_fd, &zero, &c.cfg, BPF_ANY))
 		fail("writing lb_cfg", errno);
 	clear_map(pol_fd, sizeof(lb_policy_key));
-	for (uint16_t port : c.ports) {
-		lb_policy_key k = {};
-		k.proto = IPPROTO_UDP;
-		k.dport = htons(port);
-		const lb_policy_val v = { .mode_override = __LB_MODE_MAX,
-					  .flags = c.require_shim ? LB_POLICY_REQUIRE_SHIM : 0U };
-		if (bpf_map_update_elem(pol_fd, &k, &v, BPF_ANY))
-			fail("writing lb_policy", errno);
-	}
+	const lb_policy_val udp = { .mode_override = __LB_MODE_MAX,
+				    .flags = c.require_shim ? LB_POLICY_REQUIRE_SHIM : 0U };
+	const lb_policy_val tcp = { .mode_override = c.tcp_mode, .flags = 0 };
+	for (const auto &[proto, ports, v] : { std::tuple{ IPPROTO_UDP, &c.ports, udp },
+					       std::tuple{ IPPROTO_TCP, &c.tcp_ports, tcp } })
+		for (uint16_t port : *ports) {
+			lb_policy_key k = {};
+			k.proto = static_cast<uint8_t>(proto);
+			k.dport = htons(port);
+			if (bpf_map_update_elem(pol_fd, &k, &v, BPF_ANY))
+				fail("writing lb_policy", errno);
+		}
 }
 
 struct SkelDeleter {
@@ -320,7 +324,7 @@ LbStatus lb_status(const std::string &dev)
 		k = next;
 		lb_policy_val v;
 		if (!bpf_map_lookup_elem(pol.get(), &k, &v))
-			s.policies[ntohs(k.dport)] = v;
+			s.policies[{ k.proto, ntohs(k.dport) }] = v;
 	}
 	lb_flow_key fk, fnext;
 	for (const lb_flow_key *prev = nullptr;

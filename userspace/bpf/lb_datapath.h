@@ -18,6 +18,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config.h"
@@ -46,7 +47,8 @@ void lb_detach(const std::string &dev);
 struct LbStatus {
 	std::string dev;
 	lb_cfg cfg = {};
-	std::map<uint16_t, lb_policy_val> policies; // by UDP destination port
+	// by protocol (IPPROTO_UDP, IPPROTO_TCP) and destination port
+	std::map<std::pair<uint8_t, uint16_t>, lb_policy_val> policies;
 	std::array<uint64_t, __LB_STAT_MAX> stats = {};
 	std::map<uint16_t, uint64_t> ev_hist; // packets per EV, EVs used only
 	uint32_t flows = 0;

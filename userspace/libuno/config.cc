@@ -40,7 +40,7 @@ public:
 	std::optional<QdiscConf> qdisc(const toml::table &t);
 	void lb_list(const toml::node &n, Config &c);
 	std::optional<LbConf> lb(const toml::table &t);
-	void lb_ports(const toml::node &n, LbConf &l);
+	void lb_ports(const toml::node &n, const std::string &key, std::vector<uint16_t> &ports);
 
 private:
 	const CcLookup &has_cc_;
@@ -291,26 +291,24 @@ const LbField *lb_field(const std::string &key)
 	return nullptr;
 }
 
-void Parser::lb_ports(const toml::node &n, LbConf &l)
+void Parser::lb_ports(const toml::node &n, const std::string &key, std::vector<uint16_t> &ports)
 {
 	auto arr = n.as_array();
 	if (!arr || arr->empty()) {
-		error(n, "lb.ports: expected a list of UDP destination ports, [9000, ...]");
+		error(n, "lb." + key + ": expected a list of destination ports, [9000, ...]");
 		return;
 	}
 	for (const auto &el : *arr) {
 		auto i = el.as_integer();
 		if (!i || i->get() < 1 || i->get() > 65535) {
-			error(el, "lb.ports: expected a port, 1..65535");
+			error(el, "lb." + key + ": expected a port, 1..65535");
 			continue;
 		}
-		l.ports.push_back(static_cast<uint16_t>(i->get()));
+		ports.push_back(static_cast<uint16_t>(i->get()));
 	}
-	std::sort(l.ports.begin(), l.ports.end());
-	if (std::adjacent_find(l.ports.begin(), l.ports.end()) != l.ports.end())
-		error(n, "lb.ports: a port is listed twice");
-	if (l.ports.size() > LB_MAX_POLICIES)
-		error(n, "lb.ports: at most " + std::to_string(LB_MAX_POLICIES) + " ports");
+	std::sort(ports.begin(), ports.end());
+	if (std::adjacent_find(ports.begin(), ports.end()) != ports.end())
+		error(n, "lb." + key + ": a port is listed twice");
 }
 
 std::optional<LbConf> Parser::lb(const toml::table &t)
@@ -335,7 +333,17 @@ std::optional<LbConf> Parser::lb(const toml::table &t)
 			else
 				l.cfg.mode = *m;
 		} else if (k == "ports") {
-			lb_ports(node, l);
+			lb_ports(node, k, l.ports);
+		} else if (k == "tcp-ports") {
+			lb_ports(node, k, l.tcp_ports);
+		} else if (k == "tcp-mode") {
+			auto s = node.as_string();
+			auto m = s ? lb_mode_of(s->get()) : std::nullopt;
+			if (!m || *m == LB_MODE_ARCANE)
+				bad("expected one of " + lb_mode_names() +
+				    " but arcane, whose echo TCP does not carry");
+			else
+				l.tcp_mode = *m;
 		} else if (k == "require-shim") {
 			auto b = node.as_boolean();
 			if (!b)
@@ -355,10 +363,15 @@ std::optional<LbConf> Parser::lb(const toml::table &t)
 	}
 	if (!t.contains("dev"))
 		error(t, "[[lb]]: 'dev' is required");
-	if (!t.contains("ports"))
-		error(t, "[[lb]]: 'ports' is required");
+	if (!t.contains("ports") && !t.contains("tcp-ports"))
+		error(t, "[[lb]]: 'ports' or 'tcp-ports' is required");
 	if (errors.size() != before)
 		return std::nullopt;
+	if (l.ports.size() + l.tcp_ports.size() > LB_MAX_POLICIES) {
+		error(t, "[[lb]]: at most " + std::to_string(LB_MAX_POLICIES) +
+				 " ports, UDP and TCP");
+		return std::nullopt;
+	}
 	if (static_cast<uint32_t>(l.cfg.ev_base) + l.cfg.num_ev > 65536) {
 		error(t, "[[lb]]: ev-base + num-ev passes port 65535");
 		return std::nullopt;

@@ -29,12 +29,15 @@ struct QdiscConf {
 };
 
 // [[lb]]: the entropy datapath (bpf/lb.bpf.c) on one device, steering
-// the UDP flows to `ports` by cfg.mode.
+// the UDP flows to `ports` by cfg.mode and the TCP/IPv6 flows to
+// `tcp_ports` by tcp_mode.
 struct LbConf {
 	std::string dev;
 	lb_cfg cfg = lb_cfg_defaults();
 	std::vector<uint16_t> ports; // UDP destination ports, sorted, unique
 	bool require_shim = true; // only datagrams that open with the shim
+	std::vector<uint16_t> tcp_ports; // TCP destination ports, likewise
+	uint32_t tcp_mode = LB_MODE_FLOWLET; // any but ARCANE
 
 	// The defaults of Documentation/lb.rst: ARCANE on 256 EVs from
 	// 49152, a ring of 8, arcane.md's 40-packet BDP, a 1 ms flowlet gap,

@@ -60,7 +60,8 @@ lb_cfg LbConf::lb_cfg_defaults()
 bool LbConf::operator==(const LbConf &o) const
 {
 	return dev == o.dev && !std::memcmp(&cfg, &o.cfg, sizeof(cfg)) && ports == o.ports &&
-	       require_shim == o.require_shim;
+	       require_shim == o.require_shim && tcp_ports == o.tcp_ports &&
+	       tcp_mode == o.tcp_mode;
 }
 
 bool lb_cfg_runs(const lb_cfg &cfg)

@@ -239,8 +239,12 @@ const BadFile kBadFiles[] = {
 	  "expected an interface name" },
 	// [[lb]]
 	{ "no dev", "[[lb]]\nports = [1]\n", 1, "[[lb]]: 'dev' is required" },
-	{ "no ports", "[[lb]]\ndev = \"e\"\n", 1, "[[lb]]: 'ports' is required" },
+	{ "no ports", "[[lb]]\ndev = \"e\"\n", 1, "[[lb]]: 'ports' or 'tcp-ports' is required" },
+	{ "tcp arcane", "[[lb]]\ndev = \"e\"\ntcp-ports = [5]\ntcp-mode = \"arcane\"\n", 4,
+	  "lb.tcp-mode: expected one of ecmp, spray, spray_rr, arcane, flowlet, plb, passthru but arcane" },
 	{ "empty ports", "[[lb]]\ndev = \"e\"\nports = []\n", 3, "lb.ports: expected a list" },
+	{ "tcp port 0", "[[lb]]\ndev = \"e\"\ntcp-ports = [0]\n", 3,
+	  "lb.tcp-ports: expected a port, 1..65535" },
 	{ "port 0", "[[lb]]\ndev = \"e\"\nports = [0]\n", 3, "lb.ports: expected a port, 1..65535" },
 	{ "port twice", "[[lb]]\ndev = \"e\"\nports = [5, 5]\n", 3, "lb.ports: a port is listed twice" },
 	{ "bad mode", "[[lb]]\ndev = \"e\"\nports = [5]\nmode = \"reps\"\n", 4,
@@ -357,6 +361,8 @@ plb-idle-rounds = 0
 plb-rehash-rounds = 31
 plb-cong-thresh = 256
 require-shim = false
+tcp-ports = [5201, 80]
+tcp-mode = "plb"
 )";
 
 TEST(ConfigLb, DefaultsAndEveryKey)
@@ -378,6 +384,8 @@ TEST(ConfigLb, DefaultsAndEveryKey)
 	EXPECT_EQ(d.cfg.plb_idle_rounds, 3u);
 	EXPECT_EQ(d.cfg.plb_force_rounds, 12u);
 	EXPECT_EQ(d.cfg.plb_thresh_256, 128u);
+	EXPECT_TRUE(d.tcp_ports.empty());
+	EXPECT_EQ(d.tcp_mode, (uint32_t)LB_MODE_FLOWLET);
 
 	const LbConf &e = r.config->lbs[1];
 	EXPECT_EQ(e.cfg.mode, (uint32_t)LB_MODE_PLB);
@@ -391,6 +399,8 @@ TEST(ConfigLb, DefaultsAndEveryKey)
 	EXPECT_EQ(e.cfg.plb_idle_rounds, 0u);
 	EXPECT_EQ(e.cfg.plb_force_rounds, 31u);
 	EXPECT_EQ(e.cfg.plb_thresh_256, 256u);
+	EXPECT_EQ(e.tcp_ports, (std::vector<uint16_t>{ 80, 5201 }));
+	EXPECT_EQ(e.tcp_mode, (uint32_t)LB_MODE_PLB);
 	EXPECT_TRUE(lb_cfg_runs(d.cfg));
 	EXPECT_TRUE(lb_cfg_runs(e.cfg));
 }
@@ -423,6 +433,9 @@ TEST(ConfigLb, PlanAttachesAndDetaches)
 
 	Config c = a;
 	c.lbs[1].ports.push_back(4792);
+	EXPECT_EQ(plan_config(&a, c).lb_attach.size(), 1u);
+	c = a;
+	c.lbs[0].tcp_mode = LB_MODE_SPRAY;
 	EXPECT_EQ(plan_config(&a, c).lb_attach.size(), 1u);
 }
 

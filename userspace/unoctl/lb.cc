@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include <netinet/in.h>
+
 namespace unoctl {
 namespace {
 
@@ -30,8 +32,9 @@ json lb_json(const uno::LbStatus &s)
 {
 	const lb_cfg &c = s.cfg;
 	json ports = json::array();
-	for (const auto &[port, v] : s.policies)
-		ports.push_back({ { "port", port },
+	for (const auto &[key, v] : s.policies)
+		ports.push_back({ { "proto", key.first == IPPROTO_TCP ? "tcp" : "udp" },
+				  { "port", key.second },
 				  { "mode", uno::lb_mode_name(v.mode_override < __LB_MODE_MAX ?
 								      v.mode_override : c.mode) },
 				  { "require_shim", (v.flags & LB_POLICY_REQUIRE_SHIM) != 0 } });
@@ -69,7 +72,7 @@ std::string lb_text(const uno::LbStatus &s)
 			  " num_ev " + std::to_string(s.cfg.num_ev) + " ev_base " +
 			  std::to_string(s.cfg.ev_base) + " ports";
 	for (const auto &p : j["ports"])
-		out += " " + std::to_string(p["port"].get<int>());
+		out += " " + std::to_string(p["port"].get<int>()) + "/" + p["proto"].get<std::string>();
 	out += s.egress_prog && s.ingress_prog ? "\n attached" : "\n NOT attached";
 	out += " flows " + std::to_string(s.flows) + " EVs used " + std::to_string(s.ev_hist.size());
 	for (const char *r : { "exploration_rate", "cache_hit_rate" })

@@ -4,6 +4,7 @@
 // of a configuration file, as JSON and as a table, from the functions
 // and from the command itself. unoctl lb show's output, from a datapath's
 // state as its maps would hold it.
+#include <netinet/in.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -214,8 +215,10 @@ uno::LbStatus lb_status()
 	uno::LbStatus s;
 	s.dev = "eth0";
 	s.cfg = uno::LbConf::lb_cfg_defaults();
-	s.policies[9000] = { .mode_override = __LB_MODE_MAX, .flags = LB_POLICY_REQUIRE_SHIM };
-	s.policies[4791] = { .mode_override = LB_MODE_SPRAY, .flags = 0 };
+	s.policies[{ IPPROTO_UDP, 9000 }] = { .mode_override = __LB_MODE_MAX,
+					      .flags = LB_POLICY_REQUIRE_SHIM };
+	s.policies[{ IPPROTO_UDP, 4791 }] = { .mode_override = LB_MODE_SPRAY, .flags = 0 };
+	s.policies[{ IPPROTO_TCP, 5201 }] = { .mode_override = LB_MODE_FLOWLET, .flags = 0 };
 	s.stats[LB_STAT_PKTS_SEEN] = 12;
 	s.stats[LB_STAT_PKTS_REWRITTEN] = 10;
 	s.stats[LB_STAT_TX_EXPLORE] = 3;
@@ -236,8 +239,9 @@ TEST(LbJson, EveryField)
 		  R"("ev_base":49152,"ev_packets":{"0":7,"255":3},"exploration_rate":0.75,)"
 		  R"("flowlet_gap_us":1000,"flows":2,"mode":"arcane","num_ev":256,)"
 		  R"("plb_cong_thresh":128,"plb_idle_rounds":3,"plb_rehash_rounds":12,)"
-		  R"("ports":[{"mode":"spray","port":4791,"require_shim":false},)"
-		  R"({"mode":"arcane","port":9000,"require_shim":true}],)"
+		  R"("ports":[{"mode":"flowlet","port":5201,"proto":"tcp","require_shim":false},)"
+		  R"({"mode":"spray","port":4791,"proto":"udp","require_shim":false},)"
+		  R"({"mode":"arcane","port":9000,"proto":"udp","require_shim":true}],)"
 		  R"("prog":{"egress":41,"ingress":null}})");
 }
 
@@ -253,7 +257,7 @@ TEST(LbJson, NoArcaneSendsNoRates)
 TEST(LbText, Lines)
 {
 	EXPECT_EQ(unoctl::lb_text(lb_status()),
-		  "lb dev eth0 mode arcane num_ev 256 ev_base 49152 ports 4791 9000\n"
+		  "lb dev eth0 mode arcane num_ev 256 ev_base 49152 ports 5201/tcp 4791/udp 9000/udp\n"
 		  " NOT attached flows 2 EVs used 2 exploration_rate 0.750 cache_hit_rate 0.250\n"
 		  " acks_parsed 0 acks_unknown_flow 0 fb_ce 0 fb_good 0 fb_ignored 0 fb_nack 0 "
 		  "flow_table_full 0 flows_created 0 parse_skips 0 pkts_rewritten 10 pkts_seen 12 "
