@@ -202,10 +202,57 @@ tb_dumbbell() {
 	done
 }
 
+# tb_addr6 NS DEV ADDR/LEN: an IPv6 address, usable at once (no DAD).
+tb_addr6() {
+	tb_exec "$1" $IP -6 addr add "$3" dev "$2" nodad || tb_die "address $3 on $1:$2"
+}
+
+# tb_twodc_ipv6 L N: IPv6 beside tb_twodc's IPv4, fd00:X:: where it has
+# 10.X., the border routers spreading over the L WAN links by flow label
+# (net.ipv6.fib_multipath_hash_policy=0, set by tb_twodc). TB_RCV_ADDR6:
+# the receiver's address.
+tb_twodc_ipv6() {
+	for _ns in tora bora borb torb; do
+		tb_exec "$_ns" sysctl -qw net.ipv6.conf.all.forwarding=1
+	done
+	tb_addr6 tora up0 fd00:10::1/64
+	tb_addr6 bora down0 fd00:10::fe/64
+	tb_addr6 torb up0 fd00:20::1/64
+	tb_addr6 borb down0 fd00:20::fe/64
+	_nexthops_a="" _nexthops_b=""
+	_l=1
+	while [ $_l -le "$1" ]; do
+		tb_addr6 bora "wan$_l" "fd00:30:$_l::1/64"
+		tb_addr6 borb "wan$_l" "fd00:30:$_l::2/64"
+		_nexthops_a="$_nexthops_a nexthop via fd00:30:$_l::2 dev wan$_l"
+		_nexthops_b="$_nexthops_b nexthop via fd00:30:$_l::1 dev wan$_l"
+		_l=$((_l + 1))
+	done
+	# shellcheck disable=SC2086
+	tb_exec bora $IP -6 route add fd00:200::/32 $_nexthops_a
+	# shellcheck disable=SC2086
+	tb_exec borb $IP -6 route add fd00:100::/32 $_nexthops_b
+	tb_exec bora $IP -6 route add fd00:100::/32 via fd00:10::1
+	tb_exec borb $IP -6 route add fd00:200::/32 via fd00:20::1
+	tb_exec tora $IP -6 route add default via fd00:10::fe
+	tb_exec torb $IP -6 route add default via fd00:20::fe
+	_i=1
+	while [ $_i -le "$2" ]; do
+		tb_addr6 tora "a$_i" "fd00:100:$_i::fe/64"
+		tb_addr6 "a$_i" eth0 "fd00:100:$_i::1/64"
+		tb_addr6 torb "b$_i" "fd00:200:$_i::fe/64"
+		tb_addr6 "b$_i" eth0 "fd00:200:$_i::1/64"
+		tb_exec "a$_i" $IP -6 route add default via "fd00:100:$_i::fe"
+		tb_exec "b$_i" $IP -6 route add default via "fd00:200:$_i::fe"
+		_i=$((_i + 1))
+	done
+	TB_RCV_ADDR6=fd00:200:1::1
+}
+
 # tb_twodc L [N]: two datacenters, each a ToR and a border router, joined
 # by L parallel WAN links with netem delay; the border routes across them
 # with ECMP on the wire's 5-tuple. N senders a1..aN in DC A, N receivers
-# b1..bN in DC B (default 1).
+# b1..bN in DC B (default 1). With TB_IPV6=1, IPv6 too (tb_twodc_ipv6).
 tb_twodc() {
 	TB_TOPO=twodc
 	_links=$1
@@ -258,6 +305,9 @@ tb_twodc() {
 	done
 	TB_RCV=b1
 	TB_RCV_ADDR=10.200.1.1
+	if [ "${TB_IPV6:-0}" = 1 ]; then
+		tb_twodc_ipv6 "$_links" "$_n"
+	fi
 }
 
 # The address of a namespace's eth0.

@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The entropy datapath steers one TCP flow over IPv6 by its flow label
+# (issue 14 item 2; the design notes' recommended field): the two-DC
+# topology with IPv6 (tb_twodc_ipv6), whose border routers hash the
+# addresses, flow label and next header (policy 0), unod in the sender a1
+# with [[lb]] tcp-ports = [PORT], and one iperf3 flow of SIZE bytes to b1
+# for each tcp-mode in turn.
+#
+# Checked: every flow completes with every byte (TCP's, at whatever
+# reordering the mode causes); the datapath relabelled every data
+# segment it saw (unoctl's counters) and no checksum was touched (the
+# label is not in the pseudo-header: InCsumErrors at b1 stays 0). ECMP
+# (one label for the flow): one WAN leg carries at least 95 % of its
+# packets. SPRAY_RR (the next label per segment, offloads off): every
+# leg within 15 % of a quarter; the flow's 4300 segments take 4300
+# labels of 4096, whose hash puts 2.7 % of a quarter (one standard
+# deviation) more or less on a leg, so the bound is 5.5 of them.
+# FLOWLET: completes, its legs reported.
+# uno-timeout: 180
+. "$(dirname "$0")/../lib/testbed.sh"
+. "$(dirname "$0")/../unod/lib_unod.sh"
+. "$(dirname "$0")/lib_lb.sh"
+
+TCP_PORT=5201
+SIZE=16M
+TB_IPV6=1
+
+lb_testbed 4
+for mode in ecmp spray_rr flowlet; do
+	printf '[[lb]]\ndev = "eth0"\ntcp-ports = [%s]\ntcp-mode = "%s"\nnum-ev = 4096\n' \
+		$TCP_PORT $mode > "$TB_RUN/tcp-$mode.toml"
+done
+
+csum6_errors() {
+	tb_exec "$TB_RCV" cat /proc/net/snmp6 | awk '$1 == "Tcp6InCsumErrors" { print $2 }'
+}
+
+# tcp_flow MODE: one iperf3 flow of SIZE under MODE; the legs' shares of
+# its data packets in $SHARES, $SHARE_MIN, $SHARE_MAX.
+tcp_flow() {
+	tb_exec "$TB_RCV" iperf3 -s -1 -p $TCP_PORT > /dev/null 2>&1 &
+	_server=$!
+	echo $_server >> "$TB_RUN/pids"
+	tb_wait_listen "$TB_RCV" $TCP_PORT
+	a1_unoctl -j lb show > "$OUT_DIR/show0-$1.json"
+	legs_mark
+	tb_exec a1 iperf3 -6 -c "$TB_RCV_ADDR6" -p $TCP_PORT -n $SIZE -J \
+		> "$OUT_DIR/iperf3-$1.json" 2>&1 || tb_die "$1: iperf3: $(tail -n 3 "$OUT_DIR/iperf3-$1.json")"
+	wait $_server
+	a1_unoctl -j lb show > "$OUT_DIR/show-$1.json"
+	r=$OUT_DIR/iperf3-$1.json
+	sent=$(jq '.end.sum_sent.bytes' "$r")
+	tb_check "$1:bytes_received" "$(jq '.end.sum_received.bytes' "$r")" "==" "$sent"
+	segs=$(($(jq '.[0].counters.pkts_rewritten' "$OUT_DIR/show-$1.json") -
+		$(jq '.[0].counters.pkts_rewritten' "$OUT_DIR/show0-$1.json")))
+	tb_check "$1:relabelled" "$segs" ">=" "$((sent / $(jq '.start.tcp_mss_default' "$r")))"
+	legs_shares "$segs"
+	tb_log "$1: $segs segments relabelled, legs' shares$SHARES, retransmits $(jq '.end.sum_sent.retransmits' "$r")"
+}
+
+csum0=$(csum6_errors)
+cp "$TB_RUN/tcp-ecmp.toml" "$UNOD_CONF"
+unod_start "$UNOD_CONF"
+tcp_flow ecmp
+tb_check ecmp:busiest_leg_share "$SHARE_MAX" ">=" 0.95
+unod_reload "$TB_RUN/tcp-spray_rr.toml"
+tcp_flow spray_rr
+tb_check spray_rr:least_leg_share "$SHARE_MIN" ">=" 0.2125
+tb_check spray_rr:most_leg_share "$SHARE_MAX" "<=" 0.2875
+unod_reload "$TB_RUN/tcp-flowlet.toml"
+tcp_flow flowlet
+tb_check checksum_errors "$(($(csum6_errors) - csum0))" "==" 0
+tb_exit
