@@ -98,11 +98,25 @@ bpf_tc_opts our_filter(int prog_fd = 0, uint32_t flags = 0)
 	return o;
 }
 
+// libbpf quiet while it asks for what may not be there: a filter or a
+// clsact missing is an answer, not an error to print.
+class QuietLibbpf {
+public:
+	QuietLibbpf() : prev_(libbpf_set_print(nullptr)) {}
+	~QuietLibbpf() { libbpf_set_print(prev_); }
+	QuietLibbpf(const QuietLibbpf &) = delete;
+	QuietLibbpf &operator=(const QuietLibbpf &) = delete;
+
+private:
+	libbpf_print_fn_t prev_;
+};
+
 // The id of the program our filter runs at `point`; 0 if none.
 uint32_t attached_prog(int ifindex, bpf_tc_attach_point point)
 {
 	const bpf_tc_hook h = clsact(ifindex, point);
 	bpf_tc_opts o = our_filter();
+	const QuietLibbpf quiet;
 	return bpf_tc_query(&h, &o) ? 0 : o.prog_id;
 }
 
@@ -113,6 +127,7 @@ void tc_detach(int ifindex, bool owned)
 	for (auto point : { BPF_TC_EGRESS, BPF_TC_INGRESS }) {
 		const bpf_tc_hook h = clsact(ifindex, point);
 		const bpf_tc_opts o = our_filter();
+		const QuietLibbpf quiet;
 		const int err = bpf_tc_detach(&h, &o);
 		if (err && err != -ENOENT && err != -EINVAL)
 			fail("removing the filter from clsact", -err);
@@ -249,6 +264,17 @@ Fd pinned(const std::string &dev, const char *name)
 	return Fd(fd);
 }
 
+// The id of a pinned program; 0 if none.
+uint32_t pinned_prog(const std::string &dir, const char *name)
+{
+	const Fd fd(bpf_obj_get((dir + "/" + name).c_str()));
+	bpf_prog_info info = {};
+	uint32_t len = sizeof(info);
+	if (!fd || bpf_obj_get_info_by_fd(fd.get(), &info, &len))
+		return 0;
+	return info.id;
+}
+
 } // namespace
 
 std::string lb_pin_root()
@@ -276,8 +302,17 @@ std::vector<std::string> lb_pinned_devices()
 void lb_attach(const LbConf &c)
 {
 	const int ifindex = ifindex_of(c.dev);
-	struct stat st;
-	const bool fresh = stat(pin_dir(c.dev).c_str(), &st);
+	/*
+	 * Pins whose program is not the one on the device are another's: of
+	 * a namespace deleted with its datapath on, whose inode this one
+	 * got, or of a datapath whose filter someone removed. Start over.
+	 */
+	const uint32_t pinned = pinned_prog(pin_dir(c.dev), "lb_egress");
+	const bool fresh = !pinned || pinned != attached_prog(ifindex, BPF_TC_EGRESS);
+	if (fresh) {
+		unpin_all(pin_dir(c.dev));
+		rmdir((pin_dir(c.dev) + "/" + kOwnClsact).c_str());
+	}
 	const std::string dir = make_pin_dir(c.dev);
 	try {
 		Skel skel = load(dir);
