@@ -1,26 +1,36 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Helpers of the entropy datapath's VM tests, sourced after testbed.sh and
-# ../unod/lib_unod.sh: the two-DC testbed with LINKS WAN legs, unod in
-# its sender a1 (nsenter --net, which keeps the bpf filesystem that 'ip
-# netns exec' hides), and lb_flow's flows from a1 to an echo at b1.
+# ../unod/lib_unod.sh: unod and unoctl in a sender namespace (nsenter
+# --net, which keeps the bpf filesystem that 'ip netns exec' hides), and
+# lb_flow's flows from it to an echo at the receiver; the two-DC testbed
+# with LINKS WAN legs, sender a1.
 
 LB_FLOW=${LB_FLOW:-/uno/bin/lb_flow}
 PORT=9000
 TB_WAN_RTT=2
 
-# lb_testbed LINKS: the testbed, and unod and unoctl for a1.
+UNOD_BIN=$UNOD
+UNOD_CONF=$TB_RUN/uno.toml
+
+# lb_sender NS: the namespace whose datapath unod and lb_unoctl handle,
+# and lb_flow sends from.
+lb_sender() {
+	LB_SND=$1
+	LB_SND_NET=/run/netns/$TB_PREFIX$1
+	UNOD="nsenter --net=$LB_SND_NET $UNOD_BIN"
+}
+
+lb_unoctl() { nsenter --net="$LB_SND_NET" "$UNOCTL" "$@"; }
+
+# lb_testbed LINKS: the two-DC testbed, sender a1.
 lb_testbed() {
 	LINKS=$1
 	tb_twodc "$LINKS" 1
-	A1_NET=/run/netns/${TB_PREFIX}a1
-	UNOD="nsenter --net=$A1_NET $UNOD"
-	UNOD_CONF=$TB_RUN/uno.toml
+	lb_sender a1
 }
 
-a1_unoctl() { nsenter --net="$A1_NET" "$UNOCTL" "$@"; }
-
-# lb_conf MODE [KEY = VALUE...]: a file of one [[lb]] on a1's eth0 for
+# lb_conf MODE [KEY = VALUE...]: a file of one [[lb]] on the sender's eth0 for
 # PORT with 4096 EVs, in $TB_RUN/MODE.toml.
 lb_conf() {
 	_mode=$1
@@ -32,8 +42,12 @@ lb_conf() {
 	} > "$TB_RUN/$_mode.toml"
 }
 
+# leg_packets L: packets sent on leg L, LEG_NS's device LEG_DEV<L> (the
+# two-DC border's WAN links; a test of another fabric sets its own).
+LEG_NS=bora
+LEG_DEV=wan
 leg_packets() {
-	tb_exec bora $IP -s -j link show dev "wan$1" | jq '.[0].stats64.tx.packets'
+	tb_ip "$LEG_NS" -s -j link show dev "$LEG_DEV$1" | jq '.[0].stats64.tx.packets'
 }
 
 # legs_mark; ...; legs_shares TOTAL: each leg's share of TOTAL packets
@@ -60,7 +74,7 @@ legs_shares() {
 }
 
 # flow_start NAME COUNT GAP_US [FLOWS]: COUNT datagrams on each of FLOWS
-# flows (1) from a1 to b1's echo, GAP_US apart; flow_wait NAME waits for
+# flows (1) from the sender to the receiver's echo, GAP_US apart; flow_wait NAME waits for
 # them. Their JSON: $OUT_DIR/{send,echo}-NAME.json.
 flow_start() {
 	tb_exec "$TB_RCV" "$LB_FLOW" echo --listen "$TB_RCV_ADDR:$PORT" --idle-ms 3000 \
@@ -68,7 +82,7 @@ flow_start() {
 	ECHO_PID=$!
 	echo $ECHO_PID >> "$TB_RUN/pids"
 	tb_wait_listen "$TB_RCV" $PORT udp
-	tb_exec a1 "$LB_FLOW" send --to "$TB_RCV_ADDR:$PORT" --src-port 40000 \
+	tb_exec "$LB_SND" "$LB_FLOW" send --to "$TB_RCV_ADDR:$PORT" --src-port 40000 \
 		--count "$2" --gap-us "$3" --flows "${4:-1}" \
 		> "$OUT_DIR/send-$1.json" 2> "$OUT_DIR/send-$1.err" &
 	SEND_PID=$!

@@ -39,11 +39,11 @@ lb_testbed 4
 # that the routers' neighbour entries stay valid and every datagram sent
 # to the leg is dropped, and counted, by the filter, not queued and
 # dropped unresolved in the neighbour layer.
-tb_exec bora $TC qdisc add dev "wan$DEAD" clsact || tb_die "clsact on bora:wan$DEAD"
-tb_exec bora $TC filter add dev "wan$DEAD" egress protocol ip u32 match u32 0 0 \
+tb_tc bora qdisc add dev "wan$DEAD" clsact || tb_die "clsact on bora:wan$DEAD"
+tb_tc bora filter add dev "wan$DEAD" egress protocol ip u32 match u32 0 0 \
 	action drop || tb_die "black hole on bora:wan$DEAD"
 dead_drops() {
-	tb_exec bora $TC -s -j filter show dev "wan$DEAD" egress |
+	tb_tc bora -s -j filter show dev "wan$DEAD" egress |
 		jq '[.[] | .options.actions[]? | .stats.packets // 0] | add // 0'
 }
 lb_conf ecmp
@@ -74,7 +74,7 @@ mode_flow() {
 	s=$OUT_DIR/send-$1.json
 	LOST=$(jq "1 - .acks / $COUNT" "$s")
 	LOST_LAST=$(jq ".flows[0] | 1 - .acks_last_half / ($COUNT / 2)" "$s")
-	a1_unoctl -j lb show > "$OUT_DIR/show-$1.json"
+	lb_unoctl -j lb show > "$OUT_DIR/show-$1.json"
 	tb_log "$1: lost $LOST, in the second half $LOST_LAST; dead leg dropped $DROPS"
 }
 

@@ -43,12 +43,12 @@ tcp_flow() {
 	_server=$!
 	echo $_server >> "$TB_RUN/pids"
 	tb_wait_listen "$TB_RCV" $TCP_PORT
-	a1_unoctl -j lb show > "$OUT_DIR/show0-$1.json"
+	lb_unoctl -j lb show > "$OUT_DIR/show0-$1.json"
 	legs_mark
 	tb_exec a1 iperf3 -6 -c "$TB_RCV_ADDR6" -p $TCP_PORT -n $SIZE -J \
 		> "$OUT_DIR/iperf3-$1.json" 2>&1 || tb_die "$1: iperf3: $(tail -n 3 "$OUT_DIR/iperf3-$1.json")"
 	wait $_server
-	a1_unoctl -j lb show > "$OUT_DIR/show-$1.json"
+	lb_unoctl -j lb show > "$OUT_DIR/show-$1.json"
 	r=$OUT_DIR/iperf3-$1.json
 	sent=$(jq '.end.sum_sent.bytes' "$r")
 	tb_check "$1:bytes_received" "$(jq '.end.sum_received.bytes' "$r")" "==" "$sent"

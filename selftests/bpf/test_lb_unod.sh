@@ -33,21 +33,27 @@ lb_conf spray
 lb_conf ecmp
 : > "$TB_RUN/none.toml"
 
+lb_progs() { bpftool prog show | grep -c ' name lb_'; }
+lb_maps() { bpftool map show | grep -c ' name lb_'; }
+PROGS0=$(lb_progs)
+MAPS0=$(lb_maps)
+
 # check_gone NAME CLSACTS: nothing of the datapath is left in the kernel
 # or the bpf filesystem, and eth0 has CLSACTS clsact qdiscs.
 check_gone() {
-	tb_check "$1:filters" "$(tb_exec a1 $TC filter show dev eth0 egress | wc -l)" "==" 0
-	tb_check "$1:clsact" "$(tb_exec a1 $TC qdisc show dev eth0 | grep -c clsact)" "==" "$2"
-	tb_check "$1:pins" "$(find /sys/fs/bpf/uno 2>/dev/null | wc -l)" "==" 0
-	tb_check "$1:lb_show" "$(a1_unoctl -j lb show | jq length)" "==" 0
+	tb_check "$1:filters" "$(tb_tc a1 filter show dev eth0 egress | wc -l)" "==" 0
+	tb_check "$1:clsact" "$(tb_tc a1 qdisc show dev eth0 | grep -c clsact)" "==" "$2"
+	tb_check "$1:pins" "$(find "/sys/fs/bpf/uno/$(stat -L -c %i "$LB_SND_NET")" \
+		2>/dev/null | wc -l)" "==" 0
+	tb_check "$1:lb_show" "$(lb_unoctl -j lb show | jq length)" "==" 0
 	# Programs and maps are freed after an RCU grace period.
 	_n=50
-	while [ $_n -gt 0 ] && bpftool prog show | grep -q ' name lb_'; do
+	while [ $_n -gt 0 ] && [ "$(lb_progs)" -gt "$PROGS0" ]; do
 		sleep 0.1
 		_n=$((_n - 1))
 	done
-	tb_check "$1:progs" "$(bpftool prog show | grep -c ' name lb_')" "==" 0
-	tb_check "$1:maps" "$(bpftool map show | grep -c ' name lb_')" "==" 0
+	tb_check "$1:progs" "$(lb_progs)" "<=" "$PROGS0"
+	tb_check "$1:maps" "$(lb_maps)" "<=" "$MAPS0"
 }
 
 # mode_flow MODE COUNT: one flow of COUNT under MODE, the legs' shares
@@ -57,7 +63,7 @@ mode_flow() {
 	flow "$1" "$2" 200
 	legs_shares "$2"
 	tb_log "$1: legs' shares$SHARES"
-	a1_unoctl -j lb show > "$OUT_DIR/show-$1.json"
+	lb_unoctl -j lb show > "$OUT_DIR/show-$1.json"
 	tb_check "$1:mode" "$(jq -r '.[0].mode' "$OUT_DIR/show-$1.json")" "==" "$1"
 	tb_check "$1:port" "$(jq '.[0].ports[0].port' "$OUT_DIR/show-$1.json")" "==" $PORT
 }
@@ -65,8 +71,8 @@ mode_flow() {
 csum0=$(csum_errors)
 cp "$TB_RUN/spray_rr.toml" "$UNOD_CONF"
 unod_start "$UNOD_CONF"
-PROG1=$(a1_unoctl -j lb show | jq '.[0].prog.egress')
-tb_check spray_rr:attached "$(a1_unoctl -j lb show | jq '.[0].prog.ingress > 0')" "==" true
+PROG1=$(lb_unoctl -j lb show | jq '.[0].prog.egress')
+tb_check spray_rr:attached "$(lb_unoctl -j lb show | jq '.[0].prog.ingress > 0')" "==" true
 mode_flow spray_rr 2000
 s=$OUT_DIR/show-spray_rr.json
 tb_check spray_rr:rewritten "$(jq '.[0].counters.pkts_rewritten' "$s")" "==" 2000
@@ -75,9 +81,9 @@ tb_check spray_rr:least_leg_share "$SHARE_MIN" ">=" 0.2125
 tb_check spray_rr:most_leg_share "$SHARE_MAX" "<=" 0.2875
 
 unod_reload "$TB_RUN/spray.toml"
-PROG2=$(a1_unoctl -j lb show | jq '.[0].prog.egress')
+PROG2=$(lb_unoctl -j lb show | jq '.[0].prog.egress')
 tb_check spray:new_prog "$PROG2" "!=" "$PROG1"
-tb_check spray:flows_started_over "$(a1_unoctl -j lb show | jq '.[0].flows')" "==" 0
+tb_check spray:flows_started_over "$(lb_unoctl -j lb show | jq '.[0].flows')" "==" 0
 mode_flow spray 4000
 tb_check spray:least_leg_share "$SHARE_MIN" ">=" 0.2125
 tb_check spray:most_leg_share "$SHARE_MAX" "<=" 0.2875
@@ -102,7 +108,7 @@ check_gone detach 0
 # static keys on: the first and last clsact patch the code every packet
 # runs, and under TCG patching it under traffic has left both vCPUs
 # re-executing a stale int3 in __netif_receive_skb_core.
-tb_exec a1 $TC qdisc add dev eth0 clsact
+tb_tc a1 qdisc add dev eth0 clsact
 t0=$(cut -d' ' -f1 /proc/uptime)
 unod_reload "$TB_RUN/spray_rr.toml"
 unod_reload "$TB_RUN/none.toml"

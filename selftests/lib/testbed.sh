@@ -90,16 +90,20 @@ tb_exit() {
 
 tb_ns() { echo "$TB_PREFIX$1"; }
 tb_exec() { _ns=$1; shift; $IP netns exec "$TB_PREFIX$_ns" "$@"; }
+# ip and tc in a namespace: 'ip netns exec' also makes a mount namespace
+# and mounts a /sys for every command, which under TCG costs more than
+# the command; ip -n and tc -n only enter the network namespace.
+tb_ip() { _ns=$1; shift; $IP -n "$TB_PREFIX$_ns" "$@"; }
+tb_tc() { _ns=$1; shift; $TC -n "$TB_PREFIX$_ns" "$@"; }
 
 tb_add_ns() {
 	$IP netns add "$TB_PREFIX$1" || tb_die "cannot create namespace $1"
 	echo "$1" >> "$TB_RUN/namespaces"
-	tb_exec "$1" $IP link set lo up
-	tb_exec "$1" sysctl -qw net.ipv4.ip_forward=1
-	tb_exec "$1" sysctl -qw net.ipv4.tcp_no_metrics_save=1
+	tb_ip "$1" link set lo up
 	# A killed flow's orphan socket outlives its namespace and holds its
 	# CC module until it gives up its FIN: after one retry, not eight.
-	tb_exec "$1" sysctl -qw net.ipv4.tcp_orphan_retries=1
+	tb_exec "$1" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.tcp_no_metrics_save=1 \
+		net.ipv4.tcp_orphan_retries=1
 }
 
 # Per-packet ECN and ACK accounting: no segmentation or receive offloads,
@@ -109,22 +113,29 @@ tb_add_ns() {
 # segmentation then sends their segments at once, a burst a veth, which
 # has no line rate, delivers at once too. One segment per packet, each
 # paced: as the papers' hosts pace (the authors' htsim paces every
-# packet at cwnd / base RTT).
+# packet at cwnd / base RTT). DEV is in this namespace: the features and
+# the limit stay with it when it moves.
 tb_no_offload() {
-	tb_exec "$1" ethtool -K "$2" tso off gso off gro off >/dev/null 2>&1 || true
-	tb_exec "$1" $IP link set dev "$2" gso_max_segs 1 || tb_die "gso_max_segs on $1:$2"
+	ethtool -K "$1" tso off gso off gro off >/dev/null 2>&1 || true
+	$IP link set dev "$1" gso_max_segs 1 || tb_die "gso_max_segs on $1"
 }
 
-# tb_link NS1 DEV1 ADDR1/LEN NS2 DEV2 ADDR2/LEN
+# tb_link NS1 DEV1 ADDR1/LEN NS2 DEV2 ADDR2/LEN: a veth pair made here,
+# where its offloads are turned off without entering a namespace, then
+# moved and renamed.
 tb_link() {
-	$IP link add "$2" netns "$TB_PREFIX$1" type veth peer name "$5" netns "$TB_PREFIX$4" ||
+	TB_NLINKS=$((${TB_NLINKS:-0} + 1))
+	_va=tbv$TB_NLINKS.a _vb=tbv$TB_NLINKS.b
+	$IP link add "$_va" mtu "$TB_MTU" type veth peer name "$_vb" mtu "$TB_MTU" ||
 		tb_die "cannot create veth $1:$2 - $4:$5"
-	tb_exec "$1" $IP link set "$2" mtu "$TB_MTU" up
-	tb_exec "$4" $IP link set "$5" mtu "$TB_MTU" up
-	tb_exec "$1" $IP addr add "$3" dev "$2"
-	tb_exec "$4" $IP addr add "$6" dev "$5"
-	tb_no_offload "$1" "$2"
-	tb_no_offload "$4" "$5"
+	tb_no_offload "$_va"
+	tb_no_offload "$_vb"
+	$IP link set "$_va" netns "$TB_PREFIX$1" name "$2" || tb_die "veth to $1:$2"
+	$IP link set "$_vb" netns "$TB_PREFIX$4" name "$5" || tb_die "veth to $4:$5"
+	tb_ip "$1" link set "$2" up
+	tb_ip "$4" link set "$5" up
+	tb_ip "$1" addr add "$3" dev "$2"
+	tb_ip "$4" addr add "$6" dev "$5"
 }
 
 # tb_delay NS DEV MS [NETEM_ARGS...]: netem delay MS on this end's egress,
@@ -133,7 +144,7 @@ tb_link() {
 tb_delay() {
 	_dns=$1 _ddev=$2 _dms=$3
 	shift 3
-	tb_exec "$_dns" $TC qdisc replace dev "$_ddev" root netem delay "${_dms}ms" limit 1000000 "$@" ||
+	tb_tc "$_dns" qdisc replace dev "$_ddev" root netem delay "${_dms}ms" limit 1000000 "$@" ||
 		tb_die "netem on $_dns:$_ddev"
 }
 
@@ -158,7 +169,7 @@ tb_wan_loss() {
 # it ("slot 4ms 4ms"). Without either, no qdisc.
 tb_host_delay() {
 	if [ "$TB_HOST_RTT" = 0 ] && [ $# -eq 0 ]; then
-		tb_exec rcv $TC qdisc del dev eth0 root 2>/dev/null
+		tb_tc rcv qdisc del dev eth0 root 2>/dev/null
 		return 0
 	fi
 	tb_delay rcv eth0 "$TB_HOST_RTT" "$@"
@@ -175,36 +186,36 @@ tb_dumbbell() {
 	tb_add_ns tor
 	tb_add_ns rcv
 	tb_link tor p0 10.0.0.254/24 rcv eth0 10.0.0.1/24
-	tb_exec rcv $IP route add default via 10.0.0.254
+	tb_ip rcv route add default via 10.0.0.254
 	[ "$TB_HOST_RTT" = 0 ] || tb_host_delay
 
 	_i=1
 	while [ $_i -le "$1" ]; do
 		tb_add_ns "h$_i"
 		tb_link tor "h$_i" "10.1.$_i.254/24" "h$_i" eth0 "10.1.$_i.1/24"
-		tb_exec "h$_i" $IP route add default via "10.1.$_i.254"
+		tb_ip "h$_i" route add default via "10.1.$_i.254"
 		_i=$((_i + 1))
 	done
 
 	[ "$2" -gt 0 ] || return 0
 	tb_add_ns bor
 	tb_link tor wan0 10.2.0.254/24 bor wan0 10.2.0.1/24
-	tb_exec tor $IP route add 10.3.0.0/16 via 10.2.0.1
-	tb_exec bor $IP route add default via 10.2.0.254
+	tb_ip tor route add 10.3.0.0/16 via 10.2.0.1
+	tb_ip bor route add default via 10.2.0.254
 	tb_wan_delay tor wan0 "$TB_WAN_RTT"
 	tb_wan_delay bor wan0 "$TB_WAN_RTT"
 	_i=1
 	while [ $_i -le "$2" ]; do
 		tb_add_ns "w$_i"
 		tb_link bor "w$_i" "10.3.$_i.254/24" "w$_i" eth0 "10.3.$_i.1/24"
-		tb_exec "w$_i" $IP route add default via "10.3.$_i.254"
+		tb_ip "w$_i" route add default via "10.3.$_i.254"
 		_i=$((_i + 1))
 	done
 }
 
 # tb_addr6 NS DEV ADDR/LEN: an IPv6 address, usable at once (no DAD).
 tb_addr6() {
-	tb_exec "$1" $IP -6 addr add "$3" dev "$2" nodad || tb_die "address $3 on $1:$2"
+	tb_ip "$1" -6 addr add "$3" dev "$2" nodad || tb_die "address $3 on $1:$2"
 }
 
 # tb_twodc_ipv6 L N: IPv6 beside tb_twodc's IPv4, fd00:X:: where it has
@@ -229,21 +240,21 @@ tb_twodc_ipv6() {
 		_l=$((_l + 1))
 	done
 	# shellcheck disable=SC2086
-	tb_exec bora $IP -6 route add fd00:200::/32 $_nexthops_a
+	tb_ip bora -6 route add fd00:200::/32 $_nexthops_a
 	# shellcheck disable=SC2086
-	tb_exec borb $IP -6 route add fd00:100::/32 $_nexthops_b
-	tb_exec bora $IP -6 route add fd00:100::/32 via fd00:10::1
-	tb_exec borb $IP -6 route add fd00:200::/32 via fd00:20::1
-	tb_exec tora $IP -6 route add default via fd00:10::fe
-	tb_exec torb $IP -6 route add default via fd00:20::fe
+	tb_ip borb -6 route add fd00:100::/32 $_nexthops_b
+	tb_ip bora -6 route add fd00:100::/32 via fd00:10::1
+	tb_ip borb -6 route add fd00:200::/32 via fd00:20::1
+	tb_ip tora -6 route add default via fd00:10::fe
+	tb_ip torb -6 route add default via fd00:20::fe
 	_i=1
 	while [ $_i -le "$2" ]; do
 		tb_addr6 tora "a$_i" "fd00:100:$_i::fe/64"
 		tb_addr6 "a$_i" eth0 "fd00:100:$_i::1/64"
 		tb_addr6 torb "b$_i" "fd00:200:$_i::fe/64"
 		tb_addr6 "b$_i" eth0 "fd00:200:$_i::1/64"
-		tb_exec "a$_i" $IP -6 route add default via "fd00:100:$_i::fe"
-		tb_exec "b$_i" $IP -6 route add default via "fd00:200:$_i::fe"
+		tb_ip "a$_i" -6 route add default via "fd00:100:$_i::fe"
+		tb_ip "b$_i" -6 route add default via "fd00:200:$_i::fe"
 		_i=$((_i + 1))
 	done
 	TB_RCV_ADDR6=fd00:200:1::1
@@ -286,21 +297,21 @@ tb_twodc() {
 			net.ipv6.fib_multipath_hash_policy=0
 	done
 	# shellcheck disable=SC2086
-	tb_exec bora $IP route add 10.200.0.0/16 $_nexthops_a
+	tb_ip bora route add 10.200.0.0/16 $_nexthops_a
 	# shellcheck disable=SC2086
-	tb_exec borb $IP route add 10.100.0.0/16 $_nexthops_b
-	tb_exec bora $IP route add 10.100.0.0/16 via 10.10.0.1
-	tb_exec borb $IP route add 10.200.0.0/16 via 10.20.0.1
-	tb_exec tora $IP route add default via 10.10.0.254
-	tb_exec torb $IP route add default via 10.20.0.254
+	tb_ip borb route add 10.100.0.0/16 $_nexthops_b
+	tb_ip bora route add 10.100.0.0/16 via 10.10.0.1
+	tb_ip borb route add 10.200.0.0/16 via 10.20.0.1
+	tb_ip tora route add default via 10.10.0.254
+	tb_ip torb route add default via 10.20.0.254
 	_i=1
 	while [ $_i -le "$_n" ]; do
 		tb_add_ns "a$_i"
 		tb_add_ns "b$_i"
 		tb_link tora "a$_i" "10.100.$_i.254/24" "a$_i" eth0 "10.100.$_i.1/24"
 		tb_link torb "b$_i" "10.200.$_i.254/24" "b$_i" eth0 "10.200.$_i.1/24"
-		tb_exec "a$_i" $IP route add default via "10.100.$_i.254"
-		tb_exec "b$_i" $IP route add default via "10.200.$_i.254"
+		tb_ip "a$_i" route add default via "10.100.$_i.254"
+		tb_ip "b$_i" route add default via "10.200.$_i.254"
 		_i=$((_i + 1))
 	done
 	TB_RCV=b1
@@ -310,15 +321,133 @@ tb_twodc() {
 	fi
 }
 
+# tb_router NS FIELDS: a fabric router hashing the wire (policy 3, the
+# IPv4 fields FIELDS; IPv6 on the addresses and flow label), with no
+# reverse-path filter, as its paths are asymmetric (arcane.md 4.4).
+tb_router() {
+	tb_exec "$1" sysctl -qw net.ipv4.fib_multipath_hash_policy=3 \
+		net.ipv4.fib_multipath_hash_fields="$2" \
+		net.ipv6.fib_multipath_hash_policy=0 \
+		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+}
+
+# tb_leafspine S L H: one datacenter, L leaves under S spines (arcane.md
+# 4.4, LS44 is 4 4 4), H hosts per leaf: host i of leaf l is "l<l>h<i>",
+# 10.<10+l>.<i>.1 on its eth0, its leaf's port h<i>. Leaf l reaches spine
+# s on its port s<s> (10.<40+l>.<s>.1, the spine's port l<l> .2); a leaf
+# spreads what leaves it over every spine by the 5-tuple (fields 0x37),
+# a spine routes each leaf's 10.<10+l>/16 down to it. TB_RCV is the last
+# leaf's first host.
+tb_leafspine() {
+	TB_TOPO=leafspine
+	_s=1
+	while [ $_s -le "$1" ]; do
+		tb_add_ns "spine$_s"
+		_s=$((_s + 1))
+	done
+	_l=1
+	while [ $_l -le "$2" ]; do
+		tb_add_ns "leaf$_l"
+		tb_router "leaf$_l" 0x37
+		_nexthops=""
+		_s=1
+		while [ $_s -le "$1" ]; do
+			tb_link "leaf$_l" "s$_s" "10.$((40 + _l)).$_s.1/24" \
+				"spine$_s" "l$_l" "10.$((40 + _l)).$_s.2/24"
+			tb_ip "spine$_s" route add "10.$((10 + _l)).0.0/16" \
+				via "10.$((40 + _l)).$_s.1"
+			_nexthops="$_nexthops nexthop via 10.$((40 + _l)).$_s.2 dev s$_s"
+			_s=$((_s + 1))
+		done
+		# shellcheck disable=SC2086
+		tb_ip "leaf$_l" route add default $_nexthops
+		tb_fabric_hosts "leaf$_l" "l${_l}h" "10.$((10 + _l))" "$3"
+		_l=$((_l + 1))
+	done
+	TB_RCV=l${2}h1
+	TB_RCV_ADDR=10.$((10 + $2)).1.1
+}
+
+# tb_fabric_hosts ROUTER NAME NET H: H hosts NAME1..NAMEH under ROUTER,
+# host i at NET.i.1 on its eth0, ROUTER's port h<i> at NET.i.254.
+tb_fabric_hosts() {
+	_i=1
+	while [ $_i -le "$4" ]; do
+		tb_add_ns "$2$_i"
+		tb_link "$1" "h$_i" "$3.$_i.254/24" "$2$_i" eth0 "$3.$_i.1/24"
+		tb_ip "$2$_i" route add default via "$3.$_i.254"
+		_i=$((_i + 1))
+	done
+}
+
+# tb_fattree [H]: the k=4 fat tree of arcane.md 4.4 (FT4): 4 pods of 2
+# edge and 2 aggregation routers, 4 core routers, H hosts per edge (2,
+# the fat tree's; fewer for a test of the fabric alone). Host i of
+# edge e in pod p is "p<p>e<e>h<i>", 10.<100+10p+e>.<i>.1. Edge (p,e)
+# reaches agg (p,a) on its port a<a> (10.<50+10p+e>.<a>.1; the agg's port
+# e<e> .2); agg (p,a) reaches core c = 2(a-1)+j, j = 1, 2, on its port
+# c<c> (10.<150+10p+a>.<c>.1; the core's port p<p> .2). Edges spread up
+# over their aggs, aggs over their cores. 6.1 has no per-namespace hash
+# seed (fib_multipath_hash_seed is 6.11), so the two tiers would hash a
+# flow alike and each agg would send all it gets from an edge to one
+# core (polarisation); the aggs hash without the protocol (0x33) to
+# decorrelate them, as arcane.md 4.4 advises. TB_RCV is the last pod's
+# last edge's first host.
+tb_fattree() {
+	TB_TOPO=fattree
+	_h=${1:-2}
+	for _c in 1 2 3 4; do
+		tb_add_ns "core$_c"
+	done
+	for _p in 1 2 3 4; do
+		for _a in 1 2; do
+			tb_add_ns "agg$_p$_a"
+			tb_router "agg$_p$_a" 0x33
+			_nexthops=""
+			for _j in 1 2; do
+				_c=$((2 * (_a - 1) + _j))
+				_net=10.$((150 + 10 * _p + _a)).$_c
+				tb_link "agg$_p$_a" "c$_c" "$_net.1/24" "core$_c" "p$_p" "$_net.2/24"
+				_nexthops="$_nexthops nexthop via $_net.2 dev c$_c"
+			done
+			# shellcheck disable=SC2086
+			tb_ip "agg$_p$_a" route add default $_nexthops
+		done
+		for _e in 1 2; do
+			tb_add_ns "edge$_p$_e"
+			tb_router "edge$_p$_e" 0x37
+			_nexthops=""
+			for _a in 1 2; do
+				_net=10.$((50 + 10 * _p + _e)).$_a
+				tb_link "edge$_p$_e" "a$_a" "$_net.1/24" "agg$_p$_a" "e$_e" "$_net.2/24"
+				tb_ip "agg$_p$_a" route add "10.$((100 + 10 * _p + _e)).0.0/16" \
+					via "$_net.1"
+				_nexthops="$_nexthops nexthop via $_net.2 dev a$_a"
+			done
+			# shellcheck disable=SC2086
+			tb_ip "edge$_p$_e" route add default $_nexthops
+			tb_fabric_hosts "edge$_p$_e" "p${_p}e${_e}h" "10.$((100 + 10 * _p + _e))" "$_h"
+			# Each core reaches the edge through its agg in the pod.
+			for _c in 1 2 3 4; do
+				_a=$(((_c + 1) / 2))
+				tb_ip "core$_c" route add "10.$((100 + 10 * _p + _e)).0.0/16" \
+					via "10.$((150 + 10 * _p + _a)).$_c.1"
+			done
+		done
+	done
+	TB_RCV=p4e2h1
+	TB_RCV_ADDR=10.142.1.1
+}
+
 # The address of a namespace's eth0.
 tb_addr() {
-	tb_exec "$1" $IP -4 -o addr show dev eth0 | awk '{ sub("/.*", "", $4); print $4 }'
+	tb_ip "$1" -4 -o addr show dev eth0 | awk '{ sub("/.*", "", $4); print $4 }'
 }
 
 # tb_bottleneck QDISC-SPEC...: the root qdisc of the bottleneck port.
 tb_bottleneck() {
 	# shellcheck disable=SC2086
-	tb_exec $TB_BOTTLENECK_NS $TC qdisc replace dev "$TB_BOTTLENECK_DEV" root "$@" ||
+	tb_tc $TB_BOTTLENECK_NS qdisc replace dev "$TB_BOTTLENECK_DEV" root "$@" ||
 		tb_die "bottleneck qdisc '$*' refused"
 }
 
@@ -350,9 +479,9 @@ tb_bottleneck_red() {
 	_k=$(($2 * 1000))
 	_limit=$((_k * 8 + 4 * TB_MTU))
 	# A fresh pair, counters at 0, where a test measures again.
-	tb_exec $TB_BOTTLENECK_NS $TC qdisc del dev "$TB_BOTTLENECK_DEV" root 2>/dev/null
+	tb_tc $TB_BOTTLENECK_NS qdisc del dev "$TB_BOTTLENECK_DEV" root 2>/dev/null
 	tb_bottleneck handle 1: tbf rate "${1}mbit" burst "$(tb_stall_burst "$1")" limit "$_limit"
-	tb_exec $TB_BOTTLENECK_NS $TC qdisc add dev "$TB_BOTTLENECK_DEV" parent 1:1 handle 10: \
+	tb_tc $TB_BOTTLENECK_NS qdisc add dev "$TB_BOTTLENECK_DEV" parent 1:1 handle 10: \
 		red limit "$_limit" min "$_k" max "$((_k + TB_MTU))" avpkt "$TB_MTU" \
 		burst "$((_k / TB_MTU + 1))" probability 1.0 ecn bandwidth "${1}mbit" ||
 		tb_die "red"
@@ -457,7 +586,7 @@ tb_pacing() {
 	case "$TB_PACING" in
 	fq)
 		for _ns in $(tb_senders); do
-			tb_exec "$_ns" $TC qdisc replace dev eth0 root fq ||
+			tb_tc "$_ns" qdisc replace dev eth0 root fq ||
 				tb_die "fq on $_ns"
 		done ;;
 	tcp) ;;
@@ -497,7 +626,7 @@ tb_qdisc_sampler() {
 	(
 		while :; do
 			read -r _up _ < /proc/uptime
-			printf '{"t":%s,"q":%s}\n' "$_up" "$(tb_exec "$1" $TC -s -j qdisc show dev "$2")"
+			printf '{"t":%s,"q":%s}\n' "$_up" "$(tb_tc "$1" -s -j qdisc show dev "$2")"
 			sleep "$3"
 		done
 	) >> "$_f" 2>/dev/null &
@@ -536,7 +665,7 @@ tb_empty_fraction() {
 # max_backlog, phantom_backlog, phantom_max_backlog, trim_backlog) are
 # fields of the root qdisc like bytes and drops.
 tb_qdisc_counter() {
-	_q=$(tb_exec "$1" $TC -s -j qdisc show dev "$2")
+	_q=$(tb_tc "$1" -s -j qdisc show dev "$2")
 	case "$3" in
 	marked) echo "$_q" |
 		jq '[.[] | (.marked // 0) + (.ce_marks // 0) + (.phantom_marks // 0)] | add' ;;
@@ -551,7 +680,7 @@ tb_qdisc_counter() {
 tb_ss_field() {
 	_ns=$1
 	shift
-	tb_exec "$_ns" ss -Htin state established |
+	ss -N "$TB_PREFIX$_ns" -Htin state established |
 		awk -v fields="$*" 'BEGIN { n = split(fields, f, " ") }
 			{ for (i = 1; i <= NF; i++) for (j = 1; j <= n; j++)
 				if (index($i, f[j] ":") == 1) {
@@ -629,7 +758,7 @@ tb_wait_listen() {
 	[ "$_proto" = udp ] && _flag=-Huln
 	_tries=50
 	while [ $_tries -gt 0 ]; do
-		tb_exec "$1" ss $_flag "sport = :$2" | grep -q . && return 0
+		ss -N "$TB_PREFIX$1" $_flag "sport = :$2" | grep -q . && return 0
 		sleep 0.1
 		_tries=$((_tries - 1))
 	done
@@ -864,7 +993,7 @@ tb_flows_stop() {
 	# sending what its buffer held (megabytes) into whatever runs next:
 	# abort it (RST) instead.
 	while read -r _ _ns _ _ _port _; do
-		tb_exec "$_ns" ss -K -t dport = ":$_port" > /dev/null 2>&1
+		ss -N "$TB_PREFIX$_ns" -K -t dport = ":$_port" > /dev/null 2>&1
 	done < "$TB_RUN/flows"
 	: > "$TB_RUN/flows"
 }
@@ -881,6 +1010,10 @@ tb_cleanup() {
 	if [ -f "$TB_RUN/namespaces" ]; then
 		while read -r _ns; do
 			$IP netns pids "$TB_PREFIX$_ns" 2>/dev/null | xargs -r kill 2>/dev/null
+			# The entropy datapath's pins outlive their namespace, whose
+			# inode the next one may get (Documentation/unod.rst).
+			_ino=$(stat -L -c %i "/run/netns/$TB_PREFIX$_ns" 2>/dev/null) &&
+				rm -rf "/sys/fs/bpf/uno/$_ino"
 			$IP netns del "$TB_PREFIX$_ns" 2>/dev/null
 		done < "$TB_RUN/namespaces"
 	fi
