@@ -27,6 +27,17 @@ typedef _Bool bool;
 #define BIT(nr)		(1UL << (nr))
 #define BIT_ULL(nr)	(1ULL << (nr))
 
+/* <linux/math64.h>: BPF divides 64-bit unsigned values natively. */
+static __always_inline u64 div_u64(u64 dividend, u32 divisor)
+{
+	return dividend / divisor;
+}
+
+static __always_inline u64 div64_u64(u64 dividend, u64 divisor)
+{
+	return dividend / divisor;
+}
+
 /* <linux/math.h>: val scaled to 0..ep_ro-1 without a division. */
 static __always_inline u32 reciprocal_scale(u32 val, u32 ep_ro)
 {
