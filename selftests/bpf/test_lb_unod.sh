@@ -113,7 +113,7 @@ t0=$(cut -d' ' -f1 /proc/uptime)
 unod_reload "$TB_RUN/spray_rr.toml"
 unod_reload "$TB_RUN/none.toml"
 cycle_ms=$(tb_calc "int(($(cut -d' ' -f1 /proc/uptime) - $t0) * 1000) + 10")
-n=$(((CYCLES * cycle_ms * 3 / 2 + 2000) * 2))
+n=$(((CYCLES * cycle_ms * 5 / 4 + 1000) * 2))
 tb_log "one attach-detach cycle: $cycle_ms ms; $n datagrams over $CYCLES cycles"
 flow_start churn $n 500
 sleep 1
