@@ -37,8 +37,19 @@ constexpr const char *kOwnClsact = "clsact";
 	throw LbError(what + ": " + std::strerror(err));
 }
 
+// A name the kernel would take for a device (dev_valid_name()): it is a
+// path component of the pins, so "..", or a name with a '/', must never
+// reach the file system.
+bool dev_name_valid(const std::string &dev)
+{
+	return !dev.empty() && dev.size() < IFNAMSIZ && dev != "." && dev != ".." &&
+	       dev.find_first_of("/: \t\n") == std::string::npos;
+}
+
 std::string pin_dir(const std::string &dev)
 {
+	if (!dev_name_valid(dev))
+		throw LbError("'" + dev + "' is not a device name");
 	return lb_pin_root() + "/" + dev;
 }
 
@@ -183,9 +194,9 @@ bool tc_attach(int ifindex, int egress_fd, int ingress_fd)
 
 void clear_map(int fd, size_t key_size)
 {
-	std::vector<uint8_t> key(key_size), next(key_size);
-	while (!bpf_map_get_next_key(fd, nullptr, next.data()))
-		if (bpf_map_delete_elem(fd, next.data()))
+	std::vector<uint8_t> key(key_size);
+	while (!bpf_map_get_next_key(fd, nullptr, key.data()))
+		if (bpf_map_delete_elem(fd, key.data()))
 			break;
 }
 

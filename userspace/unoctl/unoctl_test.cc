@@ -274,4 +274,11 @@ TEST_F(LbShow, BadCommandLine)
 	r = unoctl("lb detach");
 	EXPECT_EQ(r.status, 2);
 	EXPECT_EQ(r.err, "unoctl: lb detach: expected dev DEV\n");
+	// A device's name is a path component of its pins: never a path.
+	r = unoctl("lb detach dev ../x");
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "unoctl: '../x' is not a device name\n");
+	r = unoctl("lb show dev ..");
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "unoctl: '..' is not a device name\n");
 }
