@@ -25,7 +25,7 @@
 . "$(dirname "$0")/../unod/lib_unod.sh"
 . "$(dirname "$0")/lib_lb.sh"
 
-CYCLES=100
+CYCLES=50
 
 lb_testbed 4
 lb_conf spray_rr
