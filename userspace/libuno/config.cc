@@ -35,10 +35,12 @@ public:
 
 	void cc_section(const toml::table &cc, Config &c);
 	void cc_params(const std::string &name, const toml::table &t, Config &c);
-	void qdisc_list(const toml::node &n, Config &c);
+	template <class T>
+	void dev_tables(const toml::node &n, const std::string &name,
+			std::optional<T> (Parser::*parse)(const toml::table &),
+			std::vector<T> &out);
 	void unorc_section(const toml::table &t, Config &c);
 	std::optional<QdiscConf> qdisc(const toml::table &t);
-	void lb_list(const toml::node &n, Config &c);
 	std::optional<LbConf> lb(const toml::table &t);
 	void lb_ports(const toml::node &n, const std::string &key, std::vector<uint16_t> &ports);
 
@@ -237,21 +239,26 @@ std::optional<QdiscConf> Parser::qdisc(const toml::table &t)
 	return q;
 }
 
-void Parser::qdisc_list(const toml::node &n, Config &c)
+// [[NAME]] tables of one device each, by `parse`, into `out`: a device
+// listed twice is an error.
+template <class T>
+void Parser::dev_tables(const toml::node &n, const std::string &name,
+			std::optional<T> (Parser::*parse)(const toml::table &),
+			std::vector<T> &out)
 {
 	auto arr = n.as_array();
 	if (!arr || !arr->is_array_of_tables()) {
-		error(n, "qdisc: expected [[qdisc]] tables");
+		error(n, name + ": expected [[" + name + "]] tables");
 		return;
 	}
 	for (const auto &el : *arr) {
-		auto q = qdisc(*el.as_table());
-		if (!q)
+		auto v = (this->*parse)(*el.as_table());
+		if (!v)
 			continue;
-		for (const auto &other : c.qdiscs)
-			if (other.dev == q->dev)
-				error(el, "[[qdisc]]: dev '" + q->dev + "' is listed twice");
-		c.qdiscs.push_back(*q);
+		for (const auto &other : out)
+			if (other.dev == v->dev)
+				error(el, "[[" + name + "]]: dev '" + v->dev + "' is listed twice");
+		out.push_back(*v);
 	}
 }
 
@@ -381,24 +388,6 @@ std::optional<LbConf> Parser::lb(const toml::table &t)
 		return std::nullopt;
 	}
 	return l;
-}
-
-void Parser::lb_list(const toml::node &n, Config &c)
-{
-	auto arr = n.as_array();
-	if (!arr || !arr->is_array_of_tables()) {
-		error(n, "lb: expected [[lb]] tables");
-		return;
-	}
-	for (const auto &el : *arr) {
-		auto l = lb(*el.as_table());
-		if (!l)
-			continue;
-		for (const auto &other : c.lbs)
-			if (other.dev == l->dev)
-				error(el, "[[lb]]: dev '" + l->dev + "' is listed twice");
-		c.lbs.push_back(*l);
-	}
 }
 
 // The values of an [unorc] key as text, as the knob's option takes them;
@@ -586,9 +575,9 @@ ConfigResult parse_config(std::string_view text, std::string_view path, const Cc
 			else
 				p.error(node, "cc: expected a table");
 		} else if (k == "qdisc") {
-			p.qdisc_list(node, c);
+			p.dev_tables(node, k, &Parser::qdisc, c.qdiscs);
 		} else if (k == "lb") {
-			p.lb_list(node, c);
+			p.dev_tables(node, k, &Parser::lb, c.lbs);
 		} else if (k == "unorc") {
 			if (auto t = node.as_table())
 				p.unorc_section(*t, c);

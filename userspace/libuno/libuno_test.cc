@@ -214,6 +214,8 @@ const BadFile kBadFiles[] = {
 	{ "no such cc", "[cc]\ndefault = \"nope\"\n", 2, "no congestion control 'nope' on this host" },
 	{ "cc key", "[cc]\nfoo = 1\n", 2, "cc.foo: unknown key" },
 	{ "qdisc not array", "[qdisc]\ndev = \"eth0\"\n", 1, "expected [[qdisc]] tables" },
+	{ "qdisc dev twice", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\n[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\n", 4,
+	  "[[qdisc]]: dev 'e' is listed twice" },
 	{ "qdisc no dev", "[[qdisc]]\nrate = \"1gbit\"\n", 1, "'dev' is required" },
 	{ "qdisc no rate", "[[qdisc]]\ndev = \"eth0\"\n", 1, "'rate' is required" },
 	{ "bad rate", "[[qdisc]]\ndev = \"eth0\"\nrate = \"fast\"\n", 3, "qdisc.rate: expected a rate" },
