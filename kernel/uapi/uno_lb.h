@@ -35,7 +35,7 @@ struct lb_shim {
 	__be16	rsvd;
 	__be64	seq;		/* DATA: its sequence; ACK, NACK: echoed */
 	__be64	ts_ns;		/* DATA: sender's stamp; ACK, NACK: echoed */
-};
+} __attribute__((packed));	/* 28 bytes, seq at 12, as arcane.md 3.3 lays it */
 
 enum lb_mode {
 	LB_MODE_ECMP,		/* one random EV for the flow's life */

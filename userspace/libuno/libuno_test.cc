@@ -450,6 +450,7 @@ inter-prefix = ["10.1.0.0/16", "fd00:1::/48"]
 payload = 1200
 subflows = 4
 repath = "copy_good"
+shim = "arc1"
 rto-us = 5000
 link-mbps = 25000
 intra-rtt-us = 20
@@ -471,6 +472,7 @@ TEST(ConfigUnorc, EveryKey)
 		{ "payload", { "1200" } },
 		{ "subflows", { "4" } },
 		{ "repath", { "copy_good" } },
+		{ "shim", { "arc1" } },
 		{ "rto-us", { "5000" } },
 		{ "link-mbps", { "25000" } },
 		{ "intra-rtt-us", { "20" } },
@@ -517,7 +519,7 @@ struct BadUnorc {
 	const char *error; // the first, as unod --check prints it
 };
 
-const char *const kKnownKeys = "known: code, inter-prefix, payload, subflows, repath, rto-us, "
+const char *const kKnownKeys = "known: code, inter-prefix, payload, subflows, repath, shim, rto-us, "
 			       "link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, max-flows, "
 			       "trim-dscp, rcvbuf";
 

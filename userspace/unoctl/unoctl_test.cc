@@ -38,6 +38,7 @@ const char *const kJson =
 	R"({"default":1400,"max":65467,"min":1,"param":"payload","side":"both","source":"default","syntax":"1..65467 bytes","unit":"bytes","value":1400},)"
 	R"({"default":"auto","max":16,"min":1,"param":"subflows","side":"sender","source":"config","syntax":"auto or 1..16","unit":"","value":4},)"
 	R"({"default":"redraw","param":"repath","side":"sender","source":"default","syntax":"off, redraw or copy_good","value":"redraw"},)"
+	R"({"default":"off","param":"shim","side":"sender","source":"default","syntax":"off or arc1","value":"off"},)"
 	R"({"default":10000,"max":60000000,"min":20,"param":"rto-us","side":"sender","source":"config","syntax":"20..60000000 us","unit":"us","value":5000},)"
 	R"({"default":100000,"max":10000000,"min":1,"param":"link-mbps","side":"sender","source":"default","syntax":"1..10000000 Mbit/s","unit":"Mbit/s","value":100000},)"
 	R"({"default":14,"max":1000000,"min":1,"param":"intra-rtt-us","side":"sender","source":"default","syntax":"1..1000000 us","unit":"us","value":14},)"
@@ -119,7 +120,7 @@ TEST(RcJson, OneSettingWithItsDescription)
 		  R"("unit":"us","value":5000}])");
 	// No file: every value its default.
 	const json all = rc_json({}, "", false);
-	ASSERT_EQ(all.size(), 14u);
+	ASSERT_EQ(all.size(), 15u);
 	for (const json &j : all) {
 		EXPECT_EQ(j["value"], j["default"]) << j.dump();
 		EXPECT_EQ(j["source"], "default") << j.dump();
@@ -129,7 +130,7 @@ TEST(RcJson, OneSettingWithItsDescription)
 		ADD_FAILURE() << "source-port shown";
 	} catch (const std::invalid_argument &e) {
 		EXPECT_STREQ(e.what(), "rc show: no setting 'source-port' (known: code, inter-prefix, "
-				       "payload, subflows, repath, rto-us, link-mbps, intra-rtt-us, "
+				       "payload, subflows, repath, shim, rto-us, link-mbps, intra-rtt-us, "
 				       "cc, ec-wait-us, window-bytes, max-flows, trim-dscp, rcvbuf)");
 	}
 }
@@ -144,6 +145,7 @@ TEST(RcText, Table)
 		  "payload       1400                     default  both      1..65467 bytes\n"
 		  "subflows      4                        config   sender    auto or 1..16\n"
 		  "repath        redraw                   default  sender    off, redraw or copy_good\n"
+		  "shim          off                      default  sender    off or arc1\n"
 		  "rto-us        5000                     config   sender    20..60000000 us\n"
 		  "link-mbps     100000                   default  sender    1..10000000 Mbit/s\n"
 		  "intra-rtt-us  14                       default  sender    1..1000000 us\n"
@@ -204,7 +206,7 @@ TEST_F(RcShow, WhatIsWrong)
 	r = unoctl("rc show -c " + file + " rto");
 	EXPECT_EQ(r.status, 2);
 	EXPECT_EQ(r.err, "unoctl: rc show: no setting 'rto' (known: code, inter-prefix, payload, "
-			 "subflows, repath, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, "
+			 "subflows, repath, shim, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, "
 			 "max-flows, trim-dscp, rcvbuf)\n");
 }
 

@@ -111,7 +111,7 @@ TEST_F(Unod, CheckReportsABrokenUnorcTable)
 	start({ "--check", "-c", file_ });
 	EXPECT_EQ(line(), file_ + ":2:10: unorc.rto-us: value 5 out of range 20..60000000 us");
 	EXPECT_EQ(line(), file_ + ":3:7: unorc.foo: unknown key (known: code, inter-prefix, payload, "
-				  "subflows, repath, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, "
+				  "subflows, repath, shim, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, "
 				  "window-bytes, max-flows, trim-dscp, rcvbuf)");
 	EXPECT_EQ(line(), "");
 	EXPECT_EQ(wait(), 1);

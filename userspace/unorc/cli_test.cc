@@ -125,7 +125,7 @@ TEST(Knobs, Table)
 			EXPECT_EQ(check_knob(k, value_text(v)), "") << k.name;
 	}
 	EXPECT_EQ(find_knob("rto_us"), nullptr);
-	EXPECT_EQ(names.size(), 15u);
+	EXPECT_EQ(names.size(), 16u);
 }
 
 // Each knob's value as the command line or the file gives it, and what
@@ -288,6 +288,7 @@ TEST(Knobs, EffectiveSettings)
 			       "payload=1400 (1400, default)",
 			       "subflows=auto (auto, default)",
 			       "repath=redraw (redraw, default)",
+			       "shim=off (off, default)",
 			       "rto-us=5000 (10000, config)",
 			       "link-mbps=100000 (100000, default)",
 			       "intra-rtt-us=14 (14, default)",
@@ -300,8 +301,8 @@ TEST(Knobs, EffectiveSettings)
 		       }));
 	// The JSON types of unoctl rc show: as [unorc] writes them.
 	EXPECT_EQ(std::get<std::string>(e[0].value), "none");
-	EXPECT_EQ(std::get<uint64_t>(e[5].value), 5000u);
-	EXPECT_EQ(std::get<uint64_t>(e[12].builtin), 62u);
+	EXPECT_EQ(std::get<uint64_t>(e[6].value), 5000u);
+	EXPECT_EQ(std::get<uint64_t>(e[13].builtin), 62u);
 	EXPECT_THROW(effective_settings({ { "rto-us", { "5" } } }), std::invalid_argument);
 }
 
@@ -320,13 +321,14 @@ TEST(Cli, BuiltInDefaultsWithoutAFile)
 						       { "subflows", "auto" },
 						       { "source-port", "0" },
 						       { "repath", "redraw" },
+						       { "shim", "off" },
 						       { "rto-us", "10000" },
 						       { "link-mbps", "100000" },
 						       { "intra-rtt-us", "14" },
 						       { "cc", "uno" } }));
 	for (const auto &[name, src] : sources(r))
 		EXPECT_EQ(src, "default") << name;
-	EXPECT_EQ(r.a.sources.size(), 10u); // the sender's knobs and both ends'
+	EXPECT_EQ(r.a.sources.size(), 11u); // the sender's knobs and both ends'
 	EXPECT_EQ(describe(r.a), "");
 }
 
@@ -358,6 +360,7 @@ trim-dscp = "off"
 						       { "subflows", "auto" },
 						       { "source-port", "0" },
 						       { "repath", "redraw" },
+						       { "shim", "off" },
 						       { "rto-us", "7000" },
 						       { "link-mbps", "400" },
 						       { "intra-rtt-us", "14" },
@@ -369,6 +372,7 @@ trim-dscp = "off"
 				      { "subflows", "default" },
 				      { "source-port", "default" },
 				      { "repath", "default" },
+				      { "shim", "default" },
 				      { "rto-us", "command line" },
 				      { "link-mbps", "config" },
 				      { "intra-rtt-us", "default" },
@@ -473,14 +477,14 @@ TEST(Cli, WhatIsWrong)
 		{ {}, broken,
 		  broken + ":2:10: unorc.rto-us: value 5 out of range 20..60000000 us\n" + broken +
 			  ":3:7: unorc.foo: unknown key (known: code, inter-prefix, payload, subflows, "
-			  "repath, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, "
+			  "repath, shim, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, "
 			  "max-flows, trim-dscp, rcvbuf)\n" +
 			  broken + ":5:13: cc.uno.alpha_ppm: value out of range 1..100000" },
 		// A broken file is an error even with every option given.
 		{ { "--config", broken, "--rto-us", "5000" }, kNoFile,
 		  broken + ":2:10: unorc.rto-us: value 5 out of range 20..60000000 us\n" + broken +
 			  ":3:7: unorc.foo: unknown key (known: code, inter-prefix, payload, subflows, "
-			  "repath, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, "
+			  "repath, shim, rto-us, link-mbps, intra-rtt-us, cc, ec-wait-us, window-bytes, "
 			  "max-flows, trim-dscp, rcvbuf)\n" +
 			  broken + ":5:13: cc.uno.alpha_ppm: value out of range 1..100000" },
 		{ { "--rto-us", "5" }, good, "--rto-us: value 5 out of range 20..60000000 us" },

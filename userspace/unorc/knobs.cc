@@ -139,6 +139,20 @@ const Knob kKnobs[] = {
 		.get = [](const Settings &s) -> KnobValue { return s.tx.repath; },
 	},
 	{
+		.name = "shim", .side = Side::Sender, .type = TomlType::String, .metavar = "SHIM",
+		.help = "arc1: open each packet with ARCANE's shim for the entropy datapath "
+			"([[lb]], which rewrites the source port), 28 bytes the payload must leave "
+			"room for",
+		.syntax = "off or arc1",
+		.set = [](const Knob &k, Settings &s, const std::string &t) {
+			if (t != "off" && t != "arc1")
+				return "'" + t + "': expected " + std::string(k.syntax);
+			s.tx.shim = t;
+			return std::string();
+		},
+		.get = [](const Settings &s) -> KnobValue { return s.tx.shim; },
+	},
+	{
 		.name = "rto-us", .side = Side::Sender, .type = TomlType::Integer, .metavar = "US",
 		.unit = "us", .help = "retransmission timeout (spec 9.24)", .min = kMinTimerUs,
 		.max = kMaxTimerUs,

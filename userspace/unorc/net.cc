@@ -201,14 +201,19 @@ std::string to_string(const Endpoint &e)
 	return "[" + std::string(buf) + "]:" + port;
 }
 
-Endpoint host_of(const Endpoint &e)
+Endpoint with_port(const Endpoint &e, uint16_t port)
 {
 	Endpoint h = e;
 	if (h.family() == AF_INET)
-		reinterpret_cast<sockaddr_in *>(&h.ss)->sin_port = 0;
+		reinterpret_cast<sockaddr_in *>(&h.ss)->sin_port = htons(port);
 	else
-		reinterpret_cast<sockaddr_in6 *>(&h.ss)->sin6_port = 0;
+		reinterpret_cast<sockaddr_in6 *>(&h.ss)->sin6_port = htons(port);
 	return h;
+}
+
+Endpoint host_of(const Endpoint &e)
+{
+	return with_port(e, 0);
 }
 
 Endpoint local_endpoint(int fd)

@@ -47,7 +47,8 @@ struct Endpoint {
 // std::invalid_argument with what is wrong.
 Endpoint parse_endpoint(const std::string &s);
 std::string to_string(const Endpoint &e);
-// e with port 0: its host.
+// e with another port, and with port 0: its host.
+Endpoint with_port(const Endpoint &e, uint16_t port);
 Endpoint host_of(const Endpoint &e);
 // The endpoint of a socket (getsockname).
 Endpoint local_endpoint(int fd);

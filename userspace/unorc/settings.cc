@@ -146,7 +146,8 @@ FlowConfig flow_config(const SenderSettings &s, uint32_t flow_id, const WireLimi
 	if (law == cc_laws().end())
 		throw std::invalid_argument("--cc '" + s.law + "': expected uno, smartt or nscc");
 	return { .flow_id = flow_id, .code = code, .rto_ns = s.rto_us * kUs, .cc = &s.cc,
-		 .law = law->second, .smartt = &s.smartt, .repath = mode->second };
+		 .law = law->second, .smartt = &s.smartt, .repath = mode->second,
+		 .shim = s.shim == "arc1" };
 }
 
 ReceiverOptions receiver_options(const ReceiverSettings &s, const CodePolicy &codes)

@@ -46,6 +46,7 @@ struct SenderSettings {
 	int subflows = 0;         // 0: subflows_for() the code
 	uint16_t source_port = 0; // 0: ephemeral ports
 	std::string repath = "redraw";
+	std::string shim = "off"; // or arc1: FlowConfig::shim
 	uint64_t rto_us = 10000;  // spec 9.24
 	std::string law = "uno";  // --cc: cc_laws()
 	uno_params cc = UNO_PARAMS_INIT;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 
 #include <algorithm>
@@ -188,7 +189,7 @@ const WireLimits &CodePolicy::code_for(const Endpoint &peer) const
 SenderFlow::SenderFlow(const FlowConfig &cfg, std::unique_ptr<Paths> paths, uint64_t now_ns)
 	: cfg_(cfg), sender_(sender_config(cfg, *paths), now_ns), paths_(std::move(paths)),
 	  cc_(flow_cc(cfg, now_ns)),
-	  buf_(kPacketHeaderSize + cfg.code.len),
+	  buf_(kShimSize + kPacketHeaderSize + cfg.code.len),
 	  rng_(cfg.lb_seed ? cfg.lb_seed : std::random_device{}())
 {
 	next_scan_ns_ = now_ns + cfg_.rto_ns / kTimerDiv;
@@ -229,13 +230,19 @@ void SenderFlow::on_datagram(std::span<const uint8_t> dgram, uint64_t now_ns)
 	collect(now_ns);
 }
 
+// A reply's shim, if it has one, is the datapath's: the ingress program
+// has read it already.
 void SenderFlow::on_reply(const uint8_t *buf, size_t len, uint64_t now_ns)
 {
-	Message m;
-	const WireError e = parse(buf, len, cfg_.code, &m);
+	Unshimmed u;
+	WireError e = unshim(buf, len, &u);
 	if (e != WireError::Ok)
 		return count(stats_.drops, e);
-	if (std::holds_alternative<PacketHeader>(m))
+	Message m;
+	e = parse(u.msg, u.len, cfg_.code, &m);
+	if (e != WireError::Ok)
+		return count(stats_.drops, e);
+	if (std::holds_alternative<PacketHeader>(m) || (u.shim && u.shim->type == ShimType::Data))
 		return count(stats_.drops, Drop::WrongType);
 	const Ack *a = std::get_if<Ack>(&m);
 	const Nack *n = std::get_if<Nack>(&m);
@@ -392,15 +399,29 @@ uint64_t SenderFlow::run(uint64_t now_ns)
 	return now_ns;
 }
 
+// The shim before a packet: ACKs come back to the sub-flow's port, its
+// entropy, whatever source port the datapath writes.
+Shim SenderFlow::data_shim(const PacketHeader &h) const
+{
+	return { .type = ShimType::Data, .flags = h.flags & kFlagRetx ? kShimRetx : uint8_t{ 0 },
+		 .ev = kShimNoEv, .reply_port = static_cast<uint16_t>(paths_->entropy(h.subflow)),
+		 .seq = h.psn, .ts_ns = h.tx_ts_ns };
+}
+
 bool SenderFlow::transmit(uint64_t now_ns)
 {
 	const auto o = sender_.next(now_ns);
 	if (!o)
 		return false;
+	size_t len = 0;
+	if (cfg_.shim) {
+		const ShimBytes s = serialize(data_shim(o->header));
+		len = std::copy(s.begin(), s.end(), buf_.begin()) - buf_.begin();
+	}
 	const PacketHeaderBytes h = serialize(o->header);
-	std::copy(h.begin(), h.end(), buf_.begin());
-	std::copy(o->payload.begin(), o->payload.end(), buf_.begin() + kPacketHeaderSize);
-	const size_t len = kPacketHeaderSize + o->payload.size();
+	std::copy(h.begin(), h.end(), buf_.begin() + len);
+	std::copy(o->payload.begin(), o->payload.end(), buf_.begin() + len + kPacketHeaderSize);
+	len += kPacketHeaderSize + o->payload.size();
 	if (!paths_->send(o->header.subflow, { buf_.data(), len }))
 		stats_.send_failures++;
 	stats_.packets_sent++;
@@ -468,42 +489,56 @@ void ReceiverTransport::on_readable(int fd, uint64_t now_ns)
 	}
 }
 
+// A shimmed packet's source port is the EV the datapath chose: its
+// replies go to the shim's reply_port, each ACK after the shim's echo.
 void ReceiverTransport::on_datagram(const Datagram &d, uint64_t now_ns)
 {
 	const WireLimits &code = opt_.codes.code_for(d.from);
+	Unshimmed u;
+	WireError e = unshim(buf_.data(), d.len, &u);
+	if (e != WireError::Ok)
+		return count(stats_.drops, e);
+	if (u.shim && u.shim->type != ShimType::Data)
+		return count(stats_.drops, Drop::WrongType);
+	const Endpoint from = u.shim ? with_port(d.from, u.shim->reply_port) : d.from;
 	Message m;
 	const bool trimmed = opt_.trim_dscp && d.dscp() == *opt_.trim_dscp;
-	const WireError e = parse(buf_.data(), d.len, code, &m, trimmed);
+	e = parse(u.msg, u.len, code, &m, trimmed);
 	if (e != WireError::Ok)
 		return count(stats_.drops, e);
 	if (const Trimmed *t = std::get_if<Trimmed>(&m))
-		return on_trimmed(t->header, d.from, code);
+		return on_trimmed(t->header, from, code, u.shim);
 	const PacketHeader *h = std::get_if<PacketHeader>(&m);
 	if (!h)
 		return count(stats_.drops, Drop::WrongType);
-	Flow *f = flow_for(d.from, h->flow_id, code);
+	Flow *f = flow_for(from, h->flow_id, code, u.shim.has_value());
 	if (!f)
 		return count(stats_.drops, Drop::FlowLimit);
-	Received r = f->rx.on_packet(*h, buf_.data() + kPacketHeaderSize, d.ce(), now_ns);
-	note_holding(d.from, h->flow_id, f->rx);
+	Received r = f->rx.on_packet(*h, u.msg + kPacketHeaderSize, d.ce(), now_ns);
+	note_holding(from, h->flow_id, f->rx);
 	if (r.ack) {
 		stats_.acks++;
-		reply(serialize(*r.ack), d.from);
+		const auto echo = u.shim ? std::optional(shim_echo(*u.shim, ShimType::Ack, d.ce()))
+					 : std::nullopt;
+		reply(echo, serialize(*r.ack), from);
 	}
 	for (DeliveredMessage &msg : r.messages)
-		delivered_.push_back({ d.from, h->flow_id, std::move(msg) });
+		delivered_.push_back({ from, h->flow_id, std::move(msg) });
 }
 
-// A trimmed header: its NACK goes back at once, to the port it came from.
+// A trimmed header: its NACK goes back at once, to the port it came from,
+// or its shim's reply_port with the trimmed packet's EV (arcane.md 2.5).
 void ReceiverTransport::on_trimmed(const PacketHeader &h, const Endpoint &from,
-				   const WireLimits &code)
+				   const WireLimits &code, const std::optional<Shim> &shim)
 {
-	Flow *f = flow_for(from, h.flow_id, code);
+	Flow *f = flow_for(from, h.flow_id, code, shim.has_value());
 	if (!f)
 		return count(stats_.drops, Drop::FlowLimit);
 	if (const auto n = f->rx.on_trim(h)) {
 		stats_.nacks++;
-		reply(serialize(*n), from);
+		const auto echo = shim ? std::optional(shim_echo(*shim, ShimType::Nack, false))
+				       : std::nullopt;
+		reply(echo, serialize(*n), from);
 	}
 }
 
@@ -520,25 +555,37 @@ void ReceiverTransport::note_holding(const Endpoint &peer, uint32_t flow_id, con
 // sub-flows of a sender leave from ports of their own (spec 5.2). ACKs go
 // back to the port each packet came from, NACKs to the latest one.
 ReceiverTransport::Flow *ReceiverTransport::flow_for(const Endpoint &peer, uint32_t flow_id,
-						     const WireLimits &code)
+						     const WireLimits &code, bool shim)
 {
 	const Key key = { host_of(peer), flow_id };
 	const auto it = flows_.find(key);
 	if (it != flows_.end()) {
 		it->second.peer = peer;
+		it->second.shim = shim;
 		return &it->second;
 	}
 	if (flows_.size() >= opt_.max_flows)
 		return nullptr;
 	const ReceiverConfig cfg = { .flow_id = flow_id, .code = code, .ec_wait_ns = opt_.ec_wait_ns,
 				     .max_blocks = max_blocks(opt_, code) };
-	return &flows_.emplace(key, Flow{ peer, Receiver(cfg) }).first->second;
+	return &flows_.emplace(key, Flow{ peer, Receiver(cfg), shim }).first->second;
 }
 
-void ReceiverTransport::reply(std::span<const uint8_t> msg, const Endpoint &to)
+void ReceiverTransport::reply(const std::optional<Shim> &shim, std::span<const uint8_t> msg,
+			      const Endpoint &to)
 {
-	if (::sendto(fd_.get(), msg.data(), msg.size(), MSG_DONTWAIT, to.sa(), to.len) !=
-	    static_cast<ssize_t>(msg.size()))
+	ShimBytes s{};
+	if (shim)
+		s = serialize(*shim);
+	iovec iov[2] = { { s.data(), shim ? s.size() : 0 },
+			 { const_cast<uint8_t *>(msg.data()), msg.size() } };
+	msghdr mh = {};
+	mh.msg_name = const_cast<sockaddr *>(to.sa());
+	mh.msg_namelen = to.len;
+	mh.msg_iov = iov;
+	mh.msg_iovlen = 2;
+	const size_t len = iov[0].iov_len + iov[1].iov_len;
+	if (::sendmsg(fd_.get(), &mh, MSG_DONTWAIT) != static_cast<ssize_t>(len))
 		stats_.send_failures++;
 }
 
@@ -549,9 +596,12 @@ uint64_t ReceiverTransport::run(uint64_t now_ns)
 	next_tick_ns_ = now_ns + std::max<uint64_t>(opt_.ec_wait_ns / kTimerDiv, 1);
 	for (const Key &key : holding_) {
 		Flow &f = flows_.at(key);
+		// A timed-out block is no one packet's: the shim's ev is none.
+		const auto shim = f.shim ? std::optional(Shim{ .type = ShimType::Nack })
+					 : std::nullopt;
 		for (const Nack &n : f.rx.tick(now_ns)) {
 			stats_.nacks++;
-			reply(serialize(n), f.peer);
+			reply(shim, serialize(n), f.peer);
 		}
 	}
 	return next_tick_ns_;

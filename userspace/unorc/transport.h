@@ -108,6 +108,10 @@ struct FlowConfig {
 	const smartt_params *smartt = nullptr; // SMaRTT's and NSCC's, shared alike
 	unolb_mode repath = UNOLB_REPATH_REDRAW; // spec 5.1 and 9.25
 	uint32_t lb_seed = 0; // UnoLB's draws: 0 seeds them from std::random_device
+	// Open each DATA and PARITY with an ARC1 shim (wire.h), its
+	// reply_port the sub-flow's entropy, the source port of PortPaths:
+	// for the entropy datapath, which rewrites that port.
+	bool shim = false;
 };
 
 // The flow's congestion control as it stands.
@@ -182,6 +186,7 @@ private:
 	CcAck cc_ack(const AckInfo &info, bool app_limited, uint64_t now_ns) const;
 	void scan(uint64_t now_ns);
 	void repath(uint64_t now_ns);
+	Shim data_shim(const PacketHeader &h) const;
 	bool transmit(uint64_t now_ns);
 	void collect(uint64_t now_ns);
 
@@ -266,16 +271,19 @@ public:
 
 private:
 	struct Flow {
-		Endpoint peer;
+		Endpoint peer; // where its replies go: a shim's reply_port
 		Receiver rx;
+		bool shim = false; // its packets came shimmed: so go its NACKs
 	};
 	using Key = std::pair<Endpoint, uint32_t>;
 
 	void on_datagram(const Datagram &d, uint64_t now_ns);
-	void on_trimmed(const PacketHeader &h, const Endpoint &from, const WireLimits &code);
-	Flow *flow_for(const Endpoint &peer, uint32_t flow_id, const WireLimits &code);
+	void on_trimmed(const PacketHeader &h, const Endpoint &from, const WireLimits &code,
+			const std::optional<Shim> &shim);
+	Flow *flow_for(const Endpoint &peer, uint32_t flow_id, const WireLimits &code, bool shim);
 	void note_holding(const Endpoint &peer, uint32_t flow_id, const Receiver &rx);
-	void reply(std::span<const uint8_t> msg, const Endpoint &to);
+	void reply(const std::optional<Shim> &shim, std::span<const uint8_t> msg,
+		   const Endpoint &to);
 
 	ReceiverOptions opt_;
 	Fd fd_;

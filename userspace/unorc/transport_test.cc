@@ -86,10 +86,14 @@ public:
 	}
 	bool send(uint16_t subflow, std::span<const uint8_t> dgram) override
 	{
+		Unshimmed u;
+		EXPECT_EQ(unshim(dgram.data(), dgram.size(), &u), WireError::Ok);
 		Message m;
-		EXPECT_EQ(parse(dgram.data(), dgram.size(), code_, &m), WireError::Ok);
+		EXPECT_EQ(parse(u.msg, u.len, code_, &m), WireError::Ok);
 		const PacketHeader h = std::get<PacketHeader>(m);
 		EXPECT_EQ(h.subflow, subflow);
+		if (u.shim)
+			expect_data_shim(*u.shim, h, subflow);
 		// The flow counts the packet in flight before it sends it.
 		if (flow_ && flow_->sender().in_flight_bytes() - h.payload_len >= flow_->cwnd_bytes())
 			over_window_++;
@@ -118,15 +122,30 @@ public:
 	std::vector<uint16_t> ports() const { return inner_.ports(); }
 
 private:
-	// The header alone, with the trim DSCP, from the sub-flow's own
-	// socket: what sch_phantom's trim 68 (88 on IPv6) with trim-udp valid
-	// makes of the datagram, and its NACK comes back to that socket.
+	// The shim a sender opens a packet with: its own port to reply to.
+	void expect_data_shim(const Shim &s, const PacketHeader &h, uint16_t subflow) const
+	{
+		EXPECT_EQ(s, (Shim{ .type = ShimType::Data,
+				    .flags = h.flags & kFlagRetx ? kShimRetx : uint8_t{ 0 },
+				    .ev = kShimNoEv,
+				    .reply_port = static_cast<uint16_t>(inner_.entropy(subflow)),
+				    .seq = h.psn,
+				    .ts_ns = h.tx_ts_ns }));
+	}
+
+	// The header alone (after its shim), with the trim DSCP, from the
+	// sub-flow's own socket: what sch_phantom's trim 68 (88 on IPv6; 28
+	// more with a shim) with trim-udp valid makes of the datagram, and its
+	// NACK comes back to that socket.
 	bool send_trimmed(uint16_t subflow, std::span<const uint8_t> dgram)
 	{
 		const int fd = inner_.sockets()[subflow];
+		Unshimmed u;
+		EXPECT_EQ(unshim(dgram.data(), dgram.size(), &u), WireError::Ok);
+		const size_t len = (u.shim ? kShimSize : 0) + kPacketHeaderSize;
 		set_tos(fd, family_, kTrimTos);
-		const bool sent = ::send(fd, dgram.data(), kPacketHeaderSize, MSG_DONTWAIT) ==
-				  static_cast<ssize_t>(kPacketHeaderSize);
+		const bool sent = ::send(fd, dgram.data(), len, MSG_DONTWAIT) ==
+				  static_cast<ssize_t>(len);
 		set_tos(fd, family_, kEct0);
 		return sent;
 	}
@@ -177,6 +196,7 @@ struct Faults {
 	unolb_mode repath = UNOLB_REPATH_REDRAW;
 	uint64_t ec_wait_ns = 2 * kMs;
 	uint64_t rto_ns = 50 * kMs;
+	bool shim = false;
 };
 
 Result run(const std::string &listen, const WireLimits &code, int subflows, Faults f)
@@ -191,7 +211,7 @@ Result run(const std::string &listen, const WireLimits &code, int subflows, Faul
 	LossyPaths *lossy = paths.get();
 	const uint64_t start = monotonic_ns();
 	SenderFlow tx({ .flow_id = 9, .code = code, .rto_ns = f.rto_ns, .cc = &params,
-			.repath = f.repath },
+			.repath = f.repath, .shim = f.shim },
 		      std::move(paths), start);
 	lossy->watch(&tx, code);
 
@@ -460,6 +480,22 @@ TEST(Transport, TrimmedPacketsIpv6)
 	expect_complete(r);
 	expect_repaired_by_trims(r);
 	EXPECT_EQ(r.trimmed, 4u);
+}
+
+// With the ARC1 shim on every packet and reply, as the entropy datapath
+// steers a flow: losses repaired by parity, NACKs and the RTO, and trims
+// by their TRIMMED NACKs.
+TEST(Transport, ShimmedFlowRepairsLosses)
+{
+	Result r = run("127.0.0.1:0", kCode, 1, { .loss = blocks, .shim = true });
+	expect_complete(r);
+	EXPECT_GT(r.flow.nacks, 0u);
+	EXPECT_GT(r.flow.rto_events, 0u);
+	Faults trims = trimming(every_7th);
+	trims.shim = true;
+	r = run("127.0.0.1:0", kNoCode, 1, std::move(trims));
+	expect_complete(r);
+	expect_repaired_by_trims(r);
 }
 
 // Each sub-flow of paths sends a datagram to rx: it must leave from the
@@ -757,6 +793,84 @@ TEST(Transport, MalformedDatagramsAreCountedAndChangeNothing)
 	ASSERT_EQ(parse(ack.data(), ack.size(), kNoCode, &m), WireError::Ok);
 	EXPECT_EQ(std::get<Ack>(m).flags, kFlagEcnCeEcho);
 	EXPECT_EQ(std::get<Ack>(m).flow_id, 5u);
+}
+
+namespace {
+
+Bytes shimmed(const Shim &shim, const Bytes &msg)
+{
+	const ShimBytes head = serialize(shim);
+	Bytes b(kShimSize + msg.size());
+	std::copy(head.begin(), head.end(), b.begin());
+	std::copy(msg.begin(), msg.end(), b.begin() + kShimSize);
+	return b;
+}
+
+// The reply waiting on fd: its shim and message, parsed.
+std::pair<Shim, Message> shimmed_reply(const Fd &fd)
+{
+	const auto got = reply(fd);
+	EXPECT_TRUE(got);
+	Unshimmed u;
+	Message m;
+	if (!got || unshim(got->data(), got->size(), &u) != WireError::Ok || !u.shim)
+		return {};
+	EXPECT_EQ(parse(u.msg, u.len, kCode, &m), WireError::Ok);
+	return { *u.shim, m };
+}
+
+} // namespace
+
+// The entropy datapath rewrote the source port into EV 17: the shimmed
+// packet is answered at the shim's reply_port, its ACK after the echo of
+// ev, seq, ts_ns and its CE bit (arcane.md 3.3), and so is its block's
+// NACK, whose ev is none. A reply's shim, a shim cut short or one with
+// its reserved field set is dropped, each for its reason.
+TEST(Transport, ShimmedPacketsAreAnsweredAtReplyPort)
+{
+	ReceiverOptions ro = { .codes = { .inter_prefixes = {}, .inter = kCode, .intra = kCode },
+			       .ec_wait_ns = 2 * kMs, .window_bytes = 1 << 20, .max_flows = 4,
+			       .trim_dscp = {} };
+	ReceiverTransport rx(parse_endpoint("127.0.0.1:0"), ro);
+	const Fd ev_port = raw_sender(rx.local(), 0x03); // CE
+	const Fd sock = raw_sender(rx.local(), kEct0);
+	const uint16_t reply_port = local_endpoint(sock.get()).port();
+	const std::vector<RealPacket> pkts = real_packets(5);
+	const Shim data = { .type = ShimType::Data, .flags = 0, .ev = 17,
+			    .reply_port = reply_port, .seq = 1, .ts_ns = 0x1122 };
+
+	send_bytes(ev_port, shimmed(data, pkts[1].whole));
+	pump(rx, 1);
+	auto [shim, m] = shimmed_reply(sock);
+	EXPECT_EQ(shim, (Shim{ .type = ShimType::Ack, .flags = kShimCeEcho, .ev = 17,
+			       .reply_port = 0, .seq = 1, .ts_ns = 0x1122 }));
+	ASSERT_TRUE(std::holds_alternative<Ack>(m));
+	EXPECT_EQ(std::get<Ack>(m).acked_psn, 1u);
+	EXPECT_EQ(std::get<Ack>(m).flags, kFlagEcnCeEcho);
+	EXPECT_FALSE(reply(ev_port, 0));
+
+	Loop loop;
+	loop.add(rx);
+	EXPECT_TRUE(loop.run([&](uint64_t) { return rx.stats().nacks == 0; },
+			     monotonic_ns() + 5'000 * kMs));
+	std::tie(shim, m) = shimmed_reply(sock);
+	EXPECT_EQ(shim, Shim{ .type = ShimType::Nack });
+	ASSERT_TRUE(std::holds_alternative<Nack>(m));
+	EXPECT_EQ(std::get<Nack>(m).block_id, 0u);
+	EXPECT_FALSE(reply(ev_port, 0));
+
+	Bytes reserved = shimmed(data, pkts[2].whole);
+	reserved[10] = 1;
+	const Bytes cut(reserved.begin(), reserved.begin() + kShimSize - 1);
+	send_bytes(ev_port, shimmed(shim_echo(data, ShimType::Ack, false), pkts[2].whole));
+	send_bytes(ev_port, reserved);
+	send_bytes(ev_port, cut);
+	pump(rx, 4);
+	EXPECT_EQ(rx.stats().drops.transport[static_cast<size_t>(Drop::WrongType)], 1u);
+	EXPECT_EQ(rx.stats().drops.wire[static_cast<size_t>(WireError::BadShim)], 1u);
+	EXPECT_EQ(rx.stats().drops.wire[static_cast<size_t>(WireError::Truncated)], 1u);
+	EXPECT_EQ(rx.stats().acks, 1u);
+	EXPECT_EQ(rx.totals().stored, 1u);
 }
 
 namespace {

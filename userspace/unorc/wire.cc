@@ -2,6 +2,7 @@
 #include "wire.h"
 
 #include "uno_be.h"
+#include "uno_lb.h"
 
 namespace unorc {
 
@@ -12,6 +13,26 @@ constexpr uint8_t kAckFlags = kFlagEcnCeEcho;
 
 using uno::get_be;
 using uno::put_be;
+
+// The shim is the datapath's: one layout for the program and for us.
+static_assert(sizeof(lb_shim) == kShimSize);
+static_assert(static_cast<uint8_t>(ShimType::Data) == LB_SHIM_DATA &&
+	      static_cast<uint8_t>(ShimType::Ack) == LB_SHIM_ACK &&
+	      static_cast<uint8_t>(ShimType::Nack) == LB_SHIM_NACK);
+static_assert(kShimCeEcho == LB_SHIM_CE_ECHO && kShimRetx == LB_SHIM_RETX);
+static_assert(kShimNoEv == LB_SHIM_EV_NONE);
+
+WireError check_shim(const Shim &s, uint16_t rsvd)
+{
+	const bool data = s.type == ShimType::Data;
+	if (s.type != ShimType::Data && s.type != ShimType::Ack && s.type != ShimType::Nack)
+		return WireError::BadShim;
+	if (s.flags & ~(data ? kShimRetx : kShimCeEcho))
+		return WireError::BadShim;
+	if (rsvd || (data ? s.reply_port == 0 : s.reply_port != 0))
+		return WireError::BadShim;
+	return WireError::Ok;
+}
 
 uint8_t ver_type(Type t)
 {
@@ -196,6 +217,8 @@ const char *wire_error_name(WireError e)
 		return "bad_reserved";
 	case WireError::NackDoneBlock:
 		return "nack_done_block";
+	case WireError::BadShim:
+		return "bad_shim";
 	}
 	return "?";
 }
@@ -247,6 +270,42 @@ NackBytes serialize(const Nack &n)
 	put_be(&b[8], n.block_id);
 	put_be(&b[12], n.highest_completed_block);
 	return nb;
+}
+
+ShimBytes serialize(const Shim &s)
+{
+	ShimBytes b{};
+	put_be(&b[0], static_cast<uint32_t>(LB_SHIM_MAGIC));
+	b[4] = static_cast<uint8_t>(s.type);
+	b[5] = s.flags;
+	put_be(&b[6], s.ev);
+	put_be(&b[8], s.reply_port);
+	put_be(&b[12], s.seq);
+	put_be(&b[20], s.ts_ns);
+	return b;
+}
+
+WireError unshim(const uint8_t *buf, size_t len, Unshimmed *out)
+{
+	if (len < 4 || get_be<uint32_t>(buf) != LB_SHIM_MAGIC) {
+		*out = { std::nullopt, buf, len };
+		return WireError::Ok;
+	}
+	if (len < kShimSize)
+		return WireError::Truncated;
+	const Shim s = { .type = static_cast<ShimType>(buf[4]), .flags = buf[5],
+			 .ev = get_be<uint16_t>(&buf[6]), .reply_port = get_be<uint16_t>(&buf[8]),
+			 .seq = get_be<uint64_t>(&buf[12]), .ts_ns = get_be<uint64_t>(&buf[20]) };
+	const WireError e = check_shim(s, get_be<uint16_t>(&buf[10]));
+	if (e == WireError::Ok)
+		*out = { s, buf + kShimSize, len - kShimSize };
+	return e;
+}
+
+Shim shim_echo(const Shim &data, ShimType type, bool ce)
+{
+	return { .type = type, .flags = ce ? kShimCeEcho : uint8_t{ 0 }, .ev = data.ev,
+		 .reply_port = 0, .seq = data.seq, .ts_ns = data.ts_ns };
 }
 
 WireError parse(const uint8_t *buf, size_t len, const WireLimits &lim, Message *out,

@@ -52,11 +52,31 @@
 //  16  u64 echo_tx_ts_ns  TRIMMED only: the trimmed header's tx_ts_ns
 //
 // parse() checks every field it can; Documentation/unorc.rst has the order.
+//
+// The ARC1 shim (arcane.md 3.3, kernel/uapi/uno_lb.h), 28 bytes, opens a
+// datagram of a flow the entropy datapath (bpf/lb.bpf.c) steers. That
+// datapath rewrites the source port into the packet's EV, so the sender's
+// shim names the port to reply to; the receiver echoes the shim's ev, seq
+// and ts_ns and the packet's CE bit before each ACK and NACK, which the
+// datapath's ingress reads:
+//
+//   0  u32 magic      0x41524331 "ARC1"
+//   4  u8  type       1 DATA (before DATA and PARITY), 2 ACK, 3 NACK
+//   5  u8  flags      DATA: bit1 RETX; ACK, NACK: bit0 CE_ECHO
+//   6  u16 ev         DATA: 0xffff, the datapath's to write; else echoed
+//   8  u16 reply_port DATA: the sending socket's port, not 0; else 0
+//  10  u16 rsvd       0
+//  12  u64 seq        DATA: the psn; else echoed
+//  20  u64 ts_ns      DATA: tx_ts_ns; else echoed
+//
+// Its first byte, 'A', begins no UnoRC message (version 1 in the high
+// nibble), so either end tells a shimmed datagram from a bare one.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <variant>
 
 namespace unorc {
@@ -68,6 +88,10 @@ inline constexpr size_t kNackSize = 16;
 inline constexpr size_t kTrimNackSize = 24;
 // "No block" in ACK and NACK block fields.
 inline constexpr uint32_t kNoBlock = 0xffffffff;
+inline constexpr size_t kShimSize = 28;
+// A shim's ev before the datapath writes one, and in the NACK of a block
+// that timed out, which no one packet's path caused.
+inline constexpr uint16_t kShimNoEv = 0xffff;
 
 enum class Type : uint8_t { Data = 0, Parity = 1, Ack = 2, Nack = 3 };
 
@@ -78,6 +102,22 @@ inline constexpr uint8_t kFlagLastBlock = 0x02;
 inline constexpr uint8_t kFlagEcnCeEcho = 0x01;
 // NACK flags.
 inline constexpr uint8_t kFlagTrimmed = 0x01;
+// Shim flags.
+inline constexpr uint8_t kShimCeEcho = 0x01; // ACK, NACK
+inline constexpr uint8_t kShimRetx = 0x02;   // DATA
+
+enum class ShimType : uint8_t { Data = 1, Ack = 2, Nack = 3 };
+
+struct Shim {
+	ShimType type = ShimType::Data;
+	uint8_t flags = 0;
+	uint16_t ev = kShimNoEv;
+	uint16_t reply_port = 0;
+	uint64_t seq = 0;
+	uint64_t ts_ns = 0;
+
+	bool operator==(const Shim &) const = default;
+};
 
 struct PacketHeader {
 	Type type = Type::Data; // Data or Parity
@@ -175,14 +215,16 @@ enum class WireError : uint8_t {
 	TrailingBytes,    // bytes after the payload or the ACK / NACK body
 	BadReserved,      // NACK's reserved field not 0
 	NackDoneBlock,    // NACK for a block <= highest_completed_block
+	BadShim,          // a shim's type, flags, rsvd or DATA reply_port 0
 };
-inline constexpr size_t kWireErrorCount = static_cast<size_t>(WireError::NackDoneBlock) + 1;
+inline constexpr size_t kWireErrorCount = static_cast<size_t>(WireError::BadShim) + 1;
 
 // A short name for counters and logs: "truncated", "bad_version", ...
 const char *wire_error_name(WireError e);
 
 using PacketHeaderBytes = std::array<uint8_t, kPacketHeaderSize>;
 using AckBytes = std::array<uint8_t, kAckSize>;
+using ShimBytes = std::array<uint8_t, kShimSize>;
 // A NACK's kNackSize bytes, kTrimNackSize with TRIMMED.
 struct NackBytes {
 	std::array<uint8_t, kTrimNackSize> bytes{};
@@ -198,6 +240,7 @@ struct NackBytes {
 PacketHeaderBytes serialize(const PacketHeader &h);
 AckBytes serialize(const Ack &a);
 NackBytes serialize(const Nack &n);
+ShimBytes serialize(const Shim &s);
 
 // Parses the datagram buf[0..len), never reading outside it. Sets *out only
 // on WireError::Ok; a DATA/PARITY payload is then the payload_len bytes at
@@ -206,5 +249,21 @@ NackBytes serialize(const Nack &n);
 // carries the trim DSCP): then it is a Trimmed.
 WireError parse(const uint8_t *buf, size_t len, const WireLimits &lim, Message *out,
 		bool trimmed = false);
+
+// A datagram with its shim, if it opens with one, taken off: the message
+// is msg[0..len).
+struct Unshimmed {
+	std::optional<Shim> shim;
+	const uint8_t *msg = nullptr;
+	size_t len = 0;
+};
+// Never reads outside buf[0..len). Sets *out only on WireError::Ok;
+// Truncated for a shim cut short, BadShim for one arcane.md 3.3 does not
+// define.
+WireError unshim(const uint8_t *buf, size_t len, Unshimmed *out);
+
+// The shim before the ACK or NACK (type) of the packet data opened, its
+// CE bit ce.
+Shim shim_echo(const Shim &data, ShimType type, bool ce);
 
 } // namespace unorc

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// libFuzzer harness of unorc::parse(). libFuzzer hands over exactly `size`
-// heap bytes, so ASan catches any read past the datagram; a datagram that
-// parses must serialize back to the same bytes. Each datagram is parsed as
-// carrying the trim DSCP and not: the two must agree but where a DATA or
-// PARITY payload is cut short, which only the first takes, as a Trimmed.
+// libFuzzer harness of unorc::unshim() and parse(). libFuzzer hands over
+// exactly `size` heap bytes, so ASan catches any read past the datagram; a
+// shim and a datagram that parse must serialize back to the same bytes.
+// Each datagram, its shim taken off, is parsed as carrying the trim DSCP
+// and not: the two must agree but where a DATA or PARITY payload is cut
+// short, which only the first takes, as a Trimmed.
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
@@ -54,8 +55,15 @@ void check_trimmed_agrees(WireError plain, const Message &plain_msg, WireError t
 
 } // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *in, size_t in_size)
 {
+	Unshimmed u;
+	if (unshim(in, in_size, &u) != WireError::Ok)
+		return 0;
+	if (u.shim && std::memcmp(serialize(*u.shim).data(), in, kShimSize))
+		std::abort();
+	const uint8_t *data = u.msg;
+	const size_t size = u.len;
 	Message plain_msg, trimmed_msg;
 	const WireError plain = parse(data, size, kFuzzLimits, &plain_msg);
 	const WireError trimmed = parse(data, size, kFuzzLimits, &trimmed_msg, true);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // Writes wire_fuzz's seed corpus: one valid message of each type, a
-// trimmed header (a PARITY header without its payload) and a TRIMMED NACK.
+// trimmed header (a PARITY header without its payload), a TRIMMED NACK and
+// a DATA packet after its ARC1 shim.
 //
 // usage: unorc_wire_fuzz_seeds DIR
 #include <cstdio>
@@ -23,6 +24,18 @@ bool write_seed(const std::filesystem::path &path, const Bytes &head, size_t pay
 	std::ofstream f(path, std::ios::binary | std::ios::trunc);
 	f.write(b.data(), static_cast<std::streamsize>(b.size()));
 	return static_cast<bool>(f.flush());
+}
+
+// A DATA packet's header after the shim the sender opens it with.
+std::vector<uint8_t> shimmed(const PacketHeader &h)
+{
+	const Shim s{ .type = ShimType::Data, .flags = kShimRetx, .ev = kShimNoEv,
+		      .reply_port = 40000, .seq = h.psn, .ts_ns = h.tx_ts_ns };
+	const ShimBytes sb = serialize(s);
+	const PacketHeaderBytes hb = serialize(h);
+	std::vector<uint8_t> b(sb.begin(), sb.end());
+	b.insert(b.end(), hb.begin(), hb.end());
+	return b;
 }
 
 } // namespace
@@ -60,7 +73,8 @@ int main(int argc, char **argv)
 			write_seed(dir / "ack", serialize(ack)) &&
 			write_seed(dir / "nack", serialize(nack)) &&
 			write_seed(dir / "trimmed", serialize(parity)) &&
-			write_seed(dir / "trim_nack", serialize(trim_nack));
+			write_seed(dir / "trim_nack", serialize(trim_nack)) &&
+			write_seed(dir / "shim", shimmed(data), data.payload_len);
 	if (!ok) {
 		std::perror(dir.c_str());
 		return 1;

@@ -381,6 +381,78 @@ TEST(Wire, MsgLayout)
 	EXPECT_EQ(block_shape(true, 4304, kLimits).last_len, 4u);
 }
 
+// The ARC1 shim of arcane.md 3.3 before kData, as a sender opens it.
+TEST(Wire, ShimBytes)
+{
+	const Shim s = { .type = ShimType::Data, .flags = kShimRetx, .ev = kShimNoEv,
+			 .reply_port = 40000, .seq = 53, .ts_ns = 0x1122334455667788 };
+	const Bytes b = {
+		0x41, 0x52, 0x43, 0x31, 0x01, 0x02, 0xff, 0xff, // magic type flags ev
+		0x9c, 0x40, 0x00, 0x00,                         // reply_port rsvd
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x35, // seq
+		0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, // ts_ns
+	};
+	EXPECT_EQ(concat(serialize(s)), b);
+	const Bytes d = concat(b, kDataBytes);
+	Unshimmed u;
+	ASSERT_EQ(unshim(d.data(), d.size(), &u), WireError::Ok);
+	EXPECT_EQ(u.shim, s);
+	EXPECT_EQ(u.msg, d.data() + kShimSize);
+	EXPECT_EQ(u.len, kDataBytes.size());
+	EXPECT_EQ(shim_echo(s, ShimType::Ack, true),
+		  (Shim{ .type = ShimType::Ack, .flags = kShimCeEcho, .ev = kShimNoEv,
+			 .reply_port = 0, .seq = 53, .ts_ns = 0x1122334455667788 }));
+	const Shim nack = shim_echo(s, ShimType::Nack, false);
+	const Bytes n = concat(serialize(nack));
+	ASSERT_EQ(unshim(n.data(), n.size(), &u), WireError::Ok);
+	EXPECT_EQ(u.shim, nack);
+	EXPECT_EQ(u.len, 0u);
+}
+
+// A datagram without the magic is the message itself, even one of a few
+// bytes: unshim() leaves it to parse().
+TEST(Wire, UnshimLeavesBareDatagrams)
+{
+	for (const Bytes &b : { kDataBytes, Bytes{}, Bytes{ 0x41, 0x52, 0x43 },
+				Bytes{ 0x41, 0x52, 0x43, 0x30, 1 } }) {
+		Unshimmed u;
+		ASSERT_EQ(unshim(b.data(), b.size(), &u), WireError::Ok);
+		EXPECT_FALSE(u.shim);
+		EXPECT_EQ(u.msg, b.data());
+		EXPECT_EQ(u.len, b.size());
+	}
+}
+
+// Every shim arcane.md 3.3 does not define is refused, and one cut short
+// at every length.
+TEST(Wire, MalformedShims)
+{
+	const Shim data = { .type = ShimType::Data, .ev = kShimNoEv, .reply_port = 40000 };
+	const Bytes good = concat(serialize(data));
+	const auto refused = [&](const std::function<void(Bytes &)> &edit) {
+		Bytes b = good;
+		edit(b);
+		Unshimmed u;
+		return unshim(b.data(), b.size(), &u);
+	};
+	EXPECT_EQ(refused([](Bytes &) {}), WireError::Ok);
+	EXPECT_EQ(refused([](Bytes &b) { b[4] = 0; }), WireError::BadShim);     // type
+	EXPECT_EQ(refused([](Bytes &b) { b[4] = 4; }), WireError::BadShim);
+	EXPECT_EQ(refused([](Bytes &b) { b[5] = kShimCeEcho; }), WireError::BadShim);
+	EXPECT_EQ(refused([](Bytes &b) { b[10] = 1; }), WireError::BadShim);    // rsvd
+	EXPECT_EQ(refused([](Bytes &b) { b[8] = b[9] = 0; }), WireError::BadShim); // no port
+	// An ACK's: CE_ECHO only, no reply_port.
+	EXPECT_EQ(refused([](Bytes &b) { b[4] = 2, b[8] = b[9] = 0, b[5] = kShimCeEcho; }),
+		  WireError::Ok);
+	EXPECT_EQ(refused([](Bytes &b) { b[4] = 2, b[8] = b[9] = 0, b[5] = kShimRetx; }),
+		  WireError::BadShim);
+	EXPECT_EQ(refused([](Bytes &b) { b[4] = 3; }), WireError::BadShim);  // a port
+	for (size_t len = 4; len < kShimSize; len++) {
+		Unshimmed u;
+		EXPECT_EQ(unshim(good.data(), len, &u), WireError::Truncated) << len;
+	}
+}
+
 TEST(Wire, ErrorNames)
 {
 	std::set<std::string> names;
