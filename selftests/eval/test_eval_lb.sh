@@ -36,9 +36,10 @@
 # dropped. Claims (hard in the full profile): H1/H3 ARCANE's mean and max
 # FCT <= 0.95 x spraying's on 1:1 and 8:1; H4 ECMP's max >= 1.3 x
 # ARCANE's on 8:1; H6 spraying's max >= 1.5 x ARCANE's with the failure;
-# H7 some ECMP message unfinished with it. Checks in every profile:
-# every ARCANE and UnoLB message completes through the failure, and the
-# hole dropped packets of spraying (it was on the paths).
+# H7 some ECMP message unfinished with it. make check runs the failure
+# only, ARCANE and UnoLB only, and checks that every message completes
+# (within 60 s) and that the hole was on the paths (it dropped some of
+# ARCANE's explorations); make eval checks that too, within the timeout.
 # uno-timeout: 2700
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
@@ -55,7 +56,7 @@ HOST_MBIT=10
 SIZE=$(ev_pick 500000 1000000)
 REPS=$(ev_pick 1 3)
 FABRICS=$(ev_pick "fail" "ls44 os8 fail")
-MODES=$(ev_pick "ecmp spray arcane unolb" "ecmp spray spray_rr flowlet plb arcane unolb")
+MODES=$(ev_pick "arcane unolb" "ecmp spray spray_rr flowlet plb arcane unolb")
 PAYLOAD=$((TB_MTU - 68 - 28))		# IPv4, UDP, UnoRC's header, the shim
 LIMIT=65536				# bytes per router port
 
@@ -231,6 +232,8 @@ fabric() {
 	_share=$((_up * SPINES / H))
 	IDEAL_MS=$(tb_calc "$SIZE * 8 / $_share + $BASE_RTT_US / 1000")
 	TIMEOUT_S=$(awk "BEGIN { printf \"%d\", $IDEAL_MS * 20 / 1000 + 1 }")
+	# make check asks only that every message completes.
+	[ "$EV_PROFILE" = full ] || TIMEOUT_S=60
 	RTO_US=$((BASE_RTT_US + LIMIT * 8000 * 2 / _host + LIMIT * 8000 * 2 / _up))
 	tb_log "$1: uplinks $_up kbit/s, ideal FCT $IDEAL_MS ms, timeout $TIMEOUT_S s, RTO $RTO_US us"
 }
@@ -330,8 +333,9 @@ if [ -f "$TB_RUN/ev-fail-arcane.json" ]; then
 	claim fail-arcane "$(ratio fail-arcane fail-spray hole_drops)" hole_drops_over_spray "<=" 0.2
 	EV_LABEL=fail-unolb
 	ev_check unfinished "$(metric fail-unolb unfinished)" "==" 0
-	EV_LABEL=fail-spray
-	ev_check hole_drops "$(metric fail-spray hole_drops)" ">" 0
+	# The hole was on the paths: ARCANE's explorations met it.
+	EV_LABEL=fail-arcane
+	ev_check hole_drops "$(metric fail-arcane hole_drops)" ">" 0
 fi
 
 EV_RATE=$HOST_MBIT EV_INTRA_US=$BASE_RTT_US EV_INTER_US=0 EV_LIMIT=$LIMIT EV_PQ_SIZE=0
