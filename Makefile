@@ -59,18 +59,23 @@ sparse:
 # each for a reason checkpatch cannot see: CAMELCASE (with --no-tree it
 # does not know that Qdisc is the kernel's own name) and
 # TRAILING_SEMICOLON (the module-parameter passes over a parameter list
-# declare, as <linux/bpf.h>'s BPF_PROG_TYPE does).
+# declare, as <linux/bpf.h>'s BPF_PROG_TYPE does). The uapi headers take
+# a third, PREFER_DEFINED_ATTRIBUTE_MACRO: userspace has no __packed
+# (<linux/compiler_attributes.h> is the kernel's), so the kernel's own
+# uapi headers spell __attribute__((packed)), as uno_lb.h's shim must.
 CHECKPATCH_SRC := /usr/src/linux-source-6.1.tar.xz
 CHECKPATCH := $(BUILD)/checkpatch/scripts/checkpatch.pl
 CHECKPATCH_FLAGS := --no-tree --no-signoff --strict --terse --show-types \
 	--ignore CAMELCASE,TRAILING_SEMICOLON
-KERNEL_SRCS = $(filter-out %.mod.c,$(wildcard kernel/*.c kernel/*.h kernel/core/*.h kernel/uapi/*.h)) \
+KERNEL_SRCS = $(filter-out %.mod.c,$(wildcard kernel/*.c kernel/*.h kernel/core/*.h)) \
 	$(wildcard bpf/*.bpf.c)
+UAPI_SRCS = $(wildcard kernel/uapi/*.h)
 
 checkpatch: $(CHECKPATCH)
-	@$(CHECKPATCH) $(CHECKPATCH_FLAGS) -f $(KERNEL_SRCS) > $(BUILD)/checkpatch.log 2>&1 || \
-		{ cat $(BUILD)/checkpatch.log; exit 1; }
-	@echo "checkpatch: no findings in $(words $(KERNEL_SRCS)) files"
+	@{ $(CHECKPATCH) $(CHECKPATCH_FLAGS) -f $(KERNEL_SRCS) && \
+	   $(CHECKPATCH) $(CHECKPATCH_FLAGS),PREFER_DEFINED_ATTRIBUTE_MACRO -f $(UAPI_SRCS); } \
+		> $(BUILD)/checkpatch.log 2>&1 || { cat $(BUILD)/checkpatch.log; exit 1; }
+	@echo "checkpatch: no findings in $(words $(KERNEL_SRCS) $(UAPI_SRCS)) files"
 
 $(CHECKPATCH): $(wildcard $(CHECKPATCH_SRC))
 	@test -f $(CHECKPATCH_SRC) || { echo "no $(CHECKPATCH_SRC): run 'make deps'" >&2; exit 1; }
