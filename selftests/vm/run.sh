@@ -23,7 +23,8 @@
 #
 # Environment: KVER (kernel release), UNO_VM_ACCEL (tcg, the default, or
 # kvm), UNO_VM_MEM (MiB, default 2048), UNO_VM_ICOUNT (auto, the default:
-# as each test says; all; none); UNO_EVAL_* variables are exported to the
+# as each test says; all; none), UNO_VM_CMDLINE (more kernel command line,
+# such as slub_debug=FZPU,skbuff_fclone_cache); UNO_EVAL_* variables are exported to the
 # tests (selftests/eval/lib_eval.sh).
 #
 # Exit status: 0 when every test passed or skipped; 1 otherwise.
@@ -134,11 +135,13 @@ number_tap() {
 }
 
 # boot_vm CLOCK TEST...: one VM of that clock runs the tests (all of them
-# for a shell), its console into $work/console-CLOCK.log, its artefacts
-# into $outdir.
+# for a shell), its console into $console (a new $work/console-N.log), its
+# artefacts into $outdir.
 boot_vm() {
-	local clock=$1 budget to t console=$work/console-$1.log
+	local clock=$1 budget to t
 	shift
+	boots=$((boots + 1))
+	console=$work/console-$boots.log
 	{
 		echo "UNO_TESTS=\"$*\""
 		echo "UNO_SHELL=$shell"
@@ -153,7 +156,7 @@ boot_vm() {
 	local qemu=(qemu-system-x86_64 $(accel "$clock") -m "${UNO_VM_MEM:-2048}"
 		-nographic -no-reboot
 		-kernel "/boot/vmlinuz-$kver" -initrd "$work/initramfs.cpio"
-		-append "console=ttyS0 loglevel=2 panic=-1 oops=panic=0 net.ifnames=0"
+		-append "console=ttyS0 loglevel=2 panic=-1 oops=panic=0 net.ifnames=0 ${UNO_VM_CMDLINE:-}"
 		-drive "file=$work/out.img,format=raw,if=virtio" -nic none)
 	if [ $shell = 1 ]; then
 		"${qemu[@]}"
@@ -174,6 +177,34 @@ boot_vm() {
 	cat "$console" >> "$outdir/console.log"
 }
 
+# result_of TEST: the VM's TAP line for it, if a VM gave one.
+result_of() {
+	grep -hE "^(not )?ok [0-9]+ - $(basename "$1")( #|$)" "$work"/console-*.log | head -n 1
+}
+
+# run_vms CLOCK TEST...: VMs of that clock run the tests. A kernel splat
+# ends a VM after its test (init): an oopsed kernel may be corrupt and
+# must not fail the tests after it, so a fresh VM runs the rest.
+run_vms() {
+	local clock=$1 t rest
+	shift
+	while [ $# -gt 0 ]; do
+		boot_vm "$clock" "$@"
+		done_tests=$((done_tests + $(grep -cE '^(not )?ok [0-9]+ - ' "$console" || true)))
+		grep -qx 'UNO-VM-SPLAT' "$console" || return 0
+		rest=
+		for t in "$@"; do
+			[ -n "$(result_of "$t")" ] || rest="$rest $t"
+		done
+		# No progress: leave the rest without a result.
+		[ "$(echo "$rest" | wc -w)" -lt $# ] || return 0
+		[ -z "$rest" ] || echo "# after the splat, a fresh VM for:$rest"
+		# shellcheck disable=SC2086
+		set -- $rest
+	done
+}
+
+boots=0
 host_tests= icount_tests=
 for t in $tests; do
 	case $(clock_of "$t") in
@@ -192,24 +223,20 @@ echo "TAP version 13"
 echo "1..$(echo $tests | wc -w)"
 done_tests=0
 # shellcheck disable=SC2086
-[ -z "$icount_tests" ] || boot_vm icount $icount_tests
+[ -z "$icount_tests" ] || run_vms icount $icount_tests
 done_tests=$(echo $icount_tests | wc -w)
 # shellcheck disable=SC2086
-[ -z "$host_tests" ] || boot_vm host $host_tests
+[ -z "$host_tests" ] || run_vms host $host_tests
 
 # Count, and name every test that left no result (VM died or hung).
 passed=0 failed=0 skipped=0 n=0
 for t in $icount_tests $host_tests; do
 	n=$((n + 1))
-	case $(clock_of "$t") in
-	icount) k=$n ;;
-	*) k=$((n - done_tests)) ;;
-	esac
-	line=$(grep -E "^(not )?ok $k - " "$work/console-$(clock_of "$t").log" | head -n 1 || true)
+	line=$(result_of "$t" || true)
 	case "$line" in
-	"ok $k - "*"# SKIP"*) skipped=$((skipped + 1)) ;;
-	"ok $k - "*) passed=$((passed + 1)) ;;
-	"not ok $k - "*) failed=$((failed + 1)) ;;
+	"ok "*"# SKIP"*) skipped=$((skipped + 1)) ;;
+	"ok "*) passed=$((passed + 1)) ;;
+	"not ok "*) failed=$((failed + 1)) ;;
 	*)
 		echo "not ok $n - $(basename "$t") # no result: VM died or hung"
 		failed=$((failed + 1))

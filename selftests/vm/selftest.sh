@@ -1,8 +1,9 @@
 #!/bin/bash
 # Self-test of the VM runner: run tests that fail in each way the runner
 # must catch (exit code, kernel splat in dmesg, timeout), a skip, and a test
-# that checks the cleanup after a timeout; the run must fail, and each test
-# must get the verdict it deserves. Prints TAP and 'N passed, N failed'.
+# that checks the cleanup after a timeout; the run must fail, each test
+# must get the verdict it deserves, and the tests after a splat must run in
+# a fresh VM. Prints TAP and 'N passed, N failed'.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,7 +28,7 @@ expect() {
 	fi
 }
 
-echo "1..7"
+echo "1..8"
 n=$((n + 1))
 if [ $rc -ne 0 ]; then
 	echo "ok $n - the run fails (exit $rc)"
@@ -38,6 +39,8 @@ else
 fi
 expect "a failing exit code fails its test" '^not ok 1 - fail_exit # exit 1$'
 expect "a WARNING in dmesg fails its test" '^not ok 2 - fail_splat # kernel splat in dmesg$'
+expect "a splat ends the VM, a fresh one runs the rest" \
+	'^# after the splat, a fresh VM for: vm/selftest/fail_timeout vm/selftest/pass_clean vm/selftest/skip$'
 expect "a hung test is killed at its timeout" '^not ok 3 - fail_timeout # timeout after 5s$'
 expect "the next test finds the VM clean" '^ok 4 - pass_clean'
 expect "exit 4 is a skip" '^ok 5 - skip # SKIP'
