@@ -234,6 +234,8 @@ TEST(Knobs, RefusedValues)
 		{ "source-port", "0", "value 0 out of range 1..65535" },
 		{ "source-port", "65536", "value 65536 out of range 1..65535" },
 		{ "repath", "REDRAW", "'REDRAW': expected off, redraw or copy_good" },
+		{ "shim", "ARC1", "'ARC1': expected off or arc1" },
+		{ "shim", "", "'': expected off or arc1" },
 		{ "rto-us", "19", "value 19 out of range 20..60000000 us" },
 		{ "rto-us", "-0", "value -0 out of range 20..60000000 us" },
 		{ "rto-us", "99999999999999999999999", "'99999999999999999999999': expected an integer, "
