@@ -369,23 +369,14 @@ static struct tcp_congestion_ops tcp_smartt_noecn __read_mostly = {
 
 static int __init tcp_smartt_register(void)
 {
-	int err;
-
 	BUILD_BUG_ON(sizeof(struct smartt) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(sizeof(struct tcp_smartt_info) > sizeof(union tcp_cc_info));
-	err = uno_nl_register(&tcp_smartt_nl);
-	if (err)
-		return err;
-	err = tcp_register_congestion_control(&tcp_smartt);
-	if (err)
-		uno_nl_unregister();
-	return err;
+	return uno_nl_register_cc(&tcp_smartt_nl, &tcp_smartt);
 }
 
 static void __exit tcp_smartt_unregister(void)
 {
-	tcp_unregister_congestion_control(&tcp_smartt);
-	uno_nl_unregister();
+	uno_nl_unregister_cc(&tcp_smartt);
 }
 
 module_init(tcp_smartt_register);

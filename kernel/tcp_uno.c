@@ -285,23 +285,14 @@ static struct tcp_congestion_ops tcp_uno_reno __read_mostly = {
 
 static int __init tcp_uno_register(void)
 {
-	int err;
-
 	BUILD_BUG_ON(sizeof(struct uno) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(sizeof(struct tcp_uno_info) > sizeof(union tcp_cc_info));
-	err = uno_nl_register(&tcp_uno_nl);
-	if (err)
-		return err;
-	err = tcp_register_congestion_control(&tcp_uno);
-	if (err)
-		uno_nl_unregister();
-	return err;
+	return uno_nl_register_cc(&tcp_uno_nl, &tcp_uno);
 }
 
 static void __exit tcp_uno_unregister(void)
 {
-	tcp_unregister_congestion_control(&tcp_uno);
-	uno_nl_unregister();
+	uno_nl_unregister_cc(&tcp_uno);
 }
 
 module_init(tcp_uno_register);

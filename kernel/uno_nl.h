@@ -25,8 +25,9 @@
  *	...
  *
  * It includes uno_nl_impl.h before the module parameters (they use its
- * ops), calls uno_nl_register() from module_init and uno_nl_unregister()
- * from module_exit. sysfs and netlink writes both go through
+ * ops), and registers its tcp_congestion_ops and the family together with
+ * uno_nl_register_cc() from module_init, uno_nl_unregister_cc() from
+ * module_exit. sysfs and netlink writes both go through
  * uno_nl_param_store(), so they accept the same values.
  *
  * A CC whose flows cache values derived from its parameters points
@@ -57,6 +58,12 @@ struct uno_nl_cc {
 	struct uno_nl_param *params;
 	unsigned int n_params;
 	u32 *gen;			/* bumped by every store, or NULL */
+	/*
+	 * Or NULL: would the parameters be usable with *slot = v? For
+	 * values that must agree with each other; a store it refuses
+	 * fails with -EINVAL and changes nothing.
+	 */
+	bool (*valid)(const u32 *slot, u32 v);
 };
 
 /*

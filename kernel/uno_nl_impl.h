@@ -25,6 +25,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <net/genetlink.h>
+#include <net/tcp.h>
 
 #include "uno_compat.h"
 #include "uno_nl.h"
@@ -50,12 +51,15 @@ static bool uno_nl_in_range(const struct uno_nl_param *p, u32 v)
 
 /*
  * Called with uno_nl_lock held, which serialises the generation's
- * read-modify-write between sysfs and netlink writers.
+ * read-modify-write between sysfs and netlink writers, and the check of
+ * values that must agree (uno_nl_cc.valid) with the store.
  */
-static void uno_nl_param_store(struct uno_nl_cc *cc, struct uno_nl_param *p,
-			       u32 v)
+static int uno_nl_param_store(struct uno_nl_cc *cc, struct uno_nl_param *p,
+			      u32 v)
 {
 	lockdep_assert_held(&uno_nl_lock);
+	if (cc->valid && !cc->valid(p->val, v))
+		return -EINVAL;
 	WRITE_ONCE(*p->val, v);
 	if (cc->gen) {
 		/* 0 never: it is a zeroed flow's (smartt_params_gen()). */
@@ -64,6 +68,7 @@ static void uno_nl_param_store(struct uno_nl_cc *cc, struct uno_nl_param *p,
 		/* After the value: pairs with the laws' smp_load_acquire(). */
 		smp_store_release(cc->gen, gen);
 	}
+	return 0;
 }
 
 /*
@@ -78,6 +83,7 @@ static struct uno_nl_param *uno_nl_kparam(const struct kernel_param *kp)
 static int uno_nl_param_set(const char *val, const struct kernel_param *kp)
 {
 	struct uno_nl_param *p = uno_nl_kparam(kp);
+	int err;
 	u32 v;
 
 	if (WARN_ON_ONCE(!p))
@@ -85,9 +91,9 @@ static int uno_nl_param_set(const char *val, const struct kernel_param *kp)
 	if (kstrtou32(val, 0, &v) || !uno_nl_in_range(p, v))
 		return -EINVAL;
 	mutex_lock(&uno_nl_lock);
-	uno_nl_param_store(kp->arg, p, v);
+	err = uno_nl_param_store(kp->arg, p, v);
 	mutex_unlock(&uno_nl_lock);
-	return 0;
+	return err;
 }
 
 static int uno_nl_param_get(char *buffer, const struct kernel_param *kp)
@@ -204,6 +210,7 @@ static int uno_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *val = info->attrs[UNO_A_VALUE];
 	struct uno_nl_param *p;
+	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, UNO_A_VALUE))
 		return -EINVAL;
@@ -217,9 +224,12 @@ static int uno_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	mutex_lock(&uno_nl_lock);
-	uno_nl_param_store(uno_nl_cc, p, nla_get_u32(val));
+	err = uno_nl_param_store(uno_nl_cc, p, nla_get_u32(val));
 	mutex_unlock(&uno_nl_lock);
-	return 0;
+	if (err)
+		NL_SET_ERR_MSG_ATTR(info->extack, val,
+				    "value does not agree with the other parameters");
+	return err;
 }
 
 static const struct nla_policy uno_nl_policy[UNO_A_MAX + 1] = {
@@ -264,8 +274,8 @@ static struct genl_family uno_nl_family __ro_after_init = {
  * uno_nl_register - serve a congestion control's parameters over netlink
  * @cc: its name, parameter table and generation counter
  *
- * Called from the CC's module_init, before it registers its
- * tcp_congestion_ops.
+ * Called by uno_nl_register_cc(), before the CC's tcp_congestion_ops
+ * are registered.
  *
  * Return: 0, or what genl_register_family() returned.
  */
@@ -278,12 +288,46 @@ static int __init uno_nl_register(struct uno_nl_cc *cc)
 /**
  * uno_nl_unregister - stop serving a congestion control's parameters
  *
- * Called from the CC's module_exit; once it returns, no request touches
+ * Called by uno_nl_unregister_cc(); once it returns, no request touches
  * the table.
  */
 static void uno_nl_unregister(void)
 {
 	genl_unregister_family(&uno_nl_family);
+}
+
+/**
+ * uno_nl_register_cc - register a congestion control and its family
+ * @cc: its name, parameter table and generation counter
+ * @ops: the tcp_congestion_ops
+ *
+ * The module_init of a CC module: the family first, so that the
+ * parameters can be read as soon as the CC can be chosen.
+ *
+ * Return: 0, or the error of either registration (neither is left).
+ */
+static int __init uno_nl_register_cc(struct uno_nl_cc *cc,
+				     struct tcp_congestion_ops *ops)
+{
+	int err;
+
+	err = uno_nl_register(cc);
+	if (err)
+		return err;
+	err = tcp_register_congestion_control(ops);
+	if (err)
+		uno_nl_unregister();
+	return err;
+}
+
+/**
+ * uno_nl_unregister_cc - unregister what uno_nl_register_cc() registered
+ * @ops: the tcp_congestion_ops
+ */
+static void uno_nl_unregister_cc(struct tcp_congestion_ops *ops)
+{
+	tcp_unregister_congestion_control(ops);
+	uno_nl_unregister();
 }
 
 #endif /* _UNO_NL_IMPL_H */
