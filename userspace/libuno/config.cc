@@ -121,8 +121,7 @@ void Parser::cc_section(const toml::table &cc, Config &c)
 				c.default_cc = s->get();
 		} else if (auto t = node.as_table()) {
 			if (!known_cc(k))
-				error(node, "unknown congestion control '" + k +
-						    "' (known: uno, smartt)");
+				error(node, unknown_cc_msg(k));
 			else
 				cc_params(k, *t, c);
 		} else {

@@ -5,6 +5,7 @@
 // messages built and parsed back.
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <unistd.h>
@@ -32,14 +33,21 @@ namespace {
 
 TEST(Params, TablesFromTheKernelLists)
 {
-	size_t n_uno = 0, n_smartt = 0;
+	std::map<std::string_view, size_t> n;
 	for (const auto &p : param_specs()) {
 		EXPECT_LE(p.min, p.max) << p.name;
 		EXPECT_LT(p.name.size(), static_cast<size_t>(UNO_NAME_MAX)) << p.name;
-		(p.cc == "uno" ? n_uno : n_smartt)++;
+		n[p.cc]++;
 	}
-	EXPECT_EQ(n_uno, 22u); // 21 in uno_params + pacing_pct
-	EXPECT_EQ(n_smartt, 29u); // + min_cwnd_bytes, mode, nscc_net_rtt_us
+	EXPECT_EQ(n["uno"], 22u); // 21 in uno_params + pacing_pct
+	EXPECT_EQ(n["smartt"], 29u); // + min_cwnd_bytes, mode, nscc_net_rtt_us
+	EXPECT_EQ(n["swift"], 16u);
+	EXPECT_EQ(n["timely"], 12u);
+	EXPECT_EQ(cc_names(), (std::vector<std::string>{ "uno", "smartt", "swift", "timely" }));
+	EXPECT_EQ(unknown_cc_msg("reno"),
+		  "unknown congestion control 'reno' (known: uno, smartt, swift, timely)");
+	EXPECT_EQ(find_param("swift", "hops_inter")->apply, Apply::New);
+	EXPECT_EQ(find_param("timely", "hai_gradient")->max, 1u);
 	EXPECT_EQ(find_param("smartt", "mode")->apply, Apply::New);
 	EXPECT_EQ(find_param("smartt", "mode")->max, 1u);
 	EXPECT_EQ(find_param("smartt", "min_cwnd_bytes")->min, 0u);
@@ -1025,6 +1033,51 @@ TEST(Netlink, TcpDiag)
 	// Truncated: no inet_diag_msg, no socket.
 	nlh->nlmsg_len = NLMSG_HDRLEN + 8;
 	EXPECT_FALSE(parse_tcp_diag_msg(nlh));
+}
+
+// The Vegas attribute is read as the struct of the CC that INET_DIAG_CONG
+// names, and only if it is whole.
+TEST(Netlink, TcpDiagDelayCcs)
+{
+	for (const char *cc : { "swift", "timely" }) {
+		for (size_t cut : { 0, 1 }) {
+			alignas(nlmsghdr) char buf[kNlBufSize];
+			nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+			nlh->nlmsg_type = SOCK_DIAG_BY_FAMILY;
+			auto *m = static_cast<inet_diag_msg *>(
+				mnl_nlmsg_put_extra_header(nlh, sizeof(inet_diag_msg)));
+			m->idiag_family = AF_INET;
+			mnl_attr_put_strz(nlh, INET_DIAG_CONG, cc);
+			tcp_swift_info w{};
+			tcp_timely_info t{};
+			w.swift_cwnd = 1500;	// 1.5 packets
+			w.swift_target = 3200;
+			t.timely_rate = 40000;
+			t.timely_rtt_diff = -250;
+			if (std::string(cc) == "swift")
+				mnl_attr_put(nlh, INET_DIAG_VEGASINFO, sizeof(w) - cut, &w);
+			else
+				mnl_attr_put(nlh, INET_DIAG_VEGASINFO, sizeof(t) - cut, &t);
+
+			auto s = parse_tcp_diag_msg(nlh);
+			ASSERT_TRUE(s) << cc;
+			EXPECT_FALSE(s->uno);
+			EXPECT_FALSE(s->smartt);
+			if (cut) {
+				EXPECT_FALSE(s->swift || s->timely) << cc << " cut short";
+			} else if (s->cc == "swift") {
+				ASSERT_TRUE(s->swift);
+				EXPECT_EQ(s->swift->swift_cwnd, 1500u);
+				EXPECT_EQ(s->swift->swift_target, 3200u);
+				EXPECT_FALSE(s->timely);
+			} else {
+				ASSERT_TRUE(s->timely);
+				EXPECT_EQ(s->timely->timely_rate, 40000u);
+				EXPECT_EQ(s->timely->timely_rtt_diff, -250);
+				EXPECT_FALSE(s->swift);
+			}
+		}
+	}
 }
 
 } // namespace

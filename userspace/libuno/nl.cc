@@ -451,6 +451,14 @@ std::optional<SockInfo> parse_tcp_diag_msg(const nlmsghdr *nlh)
 			tcp_smartt_info i;
 			std::memcpy(&i, mnl_attr_get_payload(a), sizeof(i));
 			s.smartt = i;
+		} else if (s.cc == "swift" && has(a, sizeof(tcp_swift_info))) {
+			tcp_swift_info i;
+			std::memcpy(&i, mnl_attr_get_payload(a), sizeof(i));
+			s.swift = i;
+		} else if (s.cc == "timely" && has(a, sizeof(tcp_timely_info))) {
+			tcp_timely_info i;
+			std::memcpy(&i, mnl_attr_get_payload(a), sizeof(i));
+			s.timely = i;
 		}
 	}
 	return s;

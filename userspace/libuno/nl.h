@@ -14,6 +14,8 @@
 
 #include "uapi/sch_phantom.h"
 #include "uapi/tcp_smartt.h"
+#include "uapi/tcp_swift.h"
+#include "uapi/tcp_timely.h"
 #include "uapi/tcp_uno.h"
 
 namespace uno {
@@ -121,6 +123,8 @@ struct SockInfo {
 	std::optional<uint64_t> bytes_acked;
 	std::optional<tcp_uno_info> uno;
 	std::optional<tcp_smartt_info> smartt;
+	std::optional<tcp_swift_info> swift;
+	std::optional<tcp_timely_info> timely;
 };
 
 std::optional<SockInfo> parse_tcp_diag_msg(const nlmsghdr *nlh);

@@ -7,6 +7,8 @@
 #include <cstdlib>
 
 #include "smartt_core.h"
+#include "swift_core.h"
+#include "timely_core.h"
 #include "uapi/uno_nl.h"
 #include "uno_core.h"
 
@@ -22,6 +24,14 @@ const ParamSpec kSpecs[] = {
 	{ "smartt", #_name, _min, _max, static_cast<Apply>(_apply), _desc },
 #include "tcp_smartt_params.h"
 #undef TCP_SMARTT_PARAM
+#define TCP_SWIFT_PARAM(_name, _desc, _val, _min, _max, _apply) \
+	{ "swift", #_name, _min, _max, static_cast<Apply>(_apply), _desc },
+#include "tcp_swift_params.h"
+#undef TCP_SWIFT_PARAM
+#define TCP_TIMELY_PARAM(_name, _desc, _val, _min, _max, _apply) \
+	{ "timely", #_name, _min, _max, static_cast<Apply>(_apply), _desc },
+#include "tcp_timely_params.h"
+#undef TCP_TIMELY_PARAM
 };
 
 // Friendly names, documented in Documentation/unod.rst.
@@ -61,8 +71,7 @@ std::string range_text(const ParamSpec &p)
 std::string unknown_msg(std::string_view cc, std::string_view name)
 {
 	if (!known_cc(cc))
-		return "unknown congestion control '" + std::string(cc) +
-		       "' (known: uno, smartt)";
+		return unknown_cc_msg(cc);
 	return "'" + std::string(cc) + "' has no parameter '" + std::string(name) + "'";
 }
 
@@ -125,6 +134,15 @@ bool known_cc(std::string_view cc)
 		if (name == cc)
 			return true;
 	return false;
+}
+
+std::string unknown_cc_msg(std::string_view cc)
+{
+	std::string known;
+
+	for (const auto &name : cc_names())
+		known += (known.empty() ? "" : ", ") + name;
+	return "unknown congestion control '" + std::string(cc) + "' (known: " + known + ")";
 }
 
 std::optional<ParamValue> scale_param(std::string_view cc, std::string_view name,

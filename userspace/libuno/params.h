@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// The run-time parameters of tcp_uno and tcp_smartt as user space knows
+// The run-time parameters of tcp_uno, tcp_smartt, tcp_swift and tcp_timely as user space knows
 // them: expanded from the very lists the modules are built from
 // (kernel/tcp_*_params.h), plus friendly aliases with unit conversion.
 #pragma once
@@ -41,9 +41,12 @@ std::span<const ParamSpec> param_specs();
 std::span<const ParamAlias> param_aliases();
 const ParamSpec *find_param(std::string_view cc, std::string_view name);
 const ParamAlias *find_alias(std::string_view cc, std::string_view alias);
-// The CCs with parameters, in the table's order ("uno", "smartt").
+// The CCs with parameters, in the table's order ("uno", "smartt", "swift",
+// "timely").
 const std::vector<std::string> &cc_names();
 bool known_cc(std::string_view cc);
+// "unknown congestion control 'x' (known: uno, ...)"
+std::string unknown_cc_msg(std::string_view cc);
 
 struct ParamValue {
 	std::string name; // the raw (module parameter) name

@@ -109,7 +109,7 @@ uint16_t UnoGenl::loaded_family(const std::string &cc)
 	if (id)
 		return id;
 	if (!known_cc(cc))
-		throw NlError(ENOENT, "unknown congestion control '" + cc + "' (known: uno, smartt)");
+		throw NlError(ENOENT, unknown_cc_msg(cc));
 	// The module's directory is there in every network namespace.
 	if (access(("/sys/module/tcp_" + cc).c_str(), F_OK) == 0)
 		throw NlError(ENOENT, "congestion control '" + cc + "' is loaded, but its "

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// unoctl: show and set the run-time parameters of tcp_uno and tcp_smartt,
+// unoctl: show and set the run-time parameters of tcp_uno, tcp_smartt, tcp_swift and tcp_timely,
 // show phantom qdiscs, the entropy datapath and the TCP sockets that run
 // our CCs, and UnoRC's settings from the configuration file. iproute2's
 // conventions: OBJECT COMMAND [ARGS], -j for JSON, errors on stderr.
@@ -328,7 +328,8 @@ int lb_detach(const std::vector<std::string> &args)
 
 bool ours(const std::string &cc)
 {
-	return cc.starts_with("uno") || cc.starts_with("smartt");
+	return cc.starts_with("uno") || cc.starts_with("smartt") || cc == "swift" ||
+	       cc == "timely";
 }
 
 std::string endpoint(const std::string &addr, uint16_t port, uint8_t family)
@@ -375,6 +376,25 @@ json sock_json(const uno::SockInfo &s)
 				{ "quick_adapts", m.smartt_quick_adapts },
 				{ "decreases", m.smartt_decreases } };
 	}
+	if (s.swift) {
+		const auto &w = *s.swift;
+		j["swift"] = { { "inter_dc", bool(w.swift_flags & TCP_SWIFT_INTER) },
+			       { "paced", bool(w.swift_flags & TCP_SWIFT_PACED) },
+			       { "cwnd_pkts", w.swift_cwnd / 1000.0 },
+			       { "rtt_us", w.swift_rtt },
+			       { "target_us", w.swift_target },
+			       { "hops", w.swift_hops },
+			       { "retx", w.swift_retx },
+			       { "decreases", w.swift_decreases } };
+	}
+	if (s.timely) {
+		const auto &t = *s.timely;
+		j["timely"] = { { "rate_kbps", t.timely_rate },
+				{ "rtt_us", t.timely_rtt },
+				{ "rtt_diff_ns", t.timely_rtt_diff },
+				{ "inc_stage", t.timely_inc_stage },
+				{ "decreases", t.timely_decreases } };
+	}
 	return j;
 }
 
@@ -398,6 +418,18 @@ void sock_print(const uno::SockInfo &s)
 			    m.smartt_quick_adapts, m.smartt_decreases,
 			    m.smartt_flags & TCP_SMARTT_FAST_INC ? " fast-inc" : "",
 			    m.smartt_flags & TCP_SMARTT_ECN ? "" : " no-ecn");
+	}
+	if (s.swift) {
+		const auto &w = *s.swift;
+		std::printf(" cwnd %.3fpkt rtt %uus target %uus hops %u md %u%s%s",
+			    w.swift_cwnd / 1000.0, w.swift_rtt, w.swift_target, w.swift_hops,
+			    w.swift_decreases, w.swift_flags & TCP_SWIFT_INTER ? " inter-dc" : "",
+			    w.swift_flags & TCP_SWIFT_PACED ? " paced" : "");
+	}
+	if (s.timely) {
+		const auto &t = *s.timely;
+		std::printf(" rate %ukbit rtt %uus rtt_diff %dns inc %u md %u", t.timely_rate,
+			    t.timely_rtt, t.timely_rtt_diff, t.timely_inc_stage, t.timely_decreases);
 	}
 	std::printf("\n");
 }
@@ -456,7 +488,7 @@ Examples:
   unoctl qdisc show dev eth0          phantom options and counters
   unoctl -j lb show dev eth0          the entropy datapath's settings and counters
   unoctl lb detach dev eth0           take it off (unod does, when [[lb]] goes)
-  unoctl sock show                    TCP sockets running uno or smartt
+  unoctl sock show                    TCP sockets running uno, smartt, swift or timely
   unoctl -j rc show                   UnoRC's defaults: [unorc] of /etc/uno/uno.toml
 
 Exit status: 0 success, 1 the kernel refused or failed (the reason on
@@ -466,7 +498,7 @@ stderr), 2 a bad command line, parameter name or value. See unoctl(8).)";
 
 int main(int argc, char **argv)
 {
-	CLI::App app{ "unoctl: run-time control of tcp_uno, tcp_smartt and the phantom qdisc" };
+	CLI::App app{ "unoctl: run-time control of tcp_uno, tcp_smartt, tcp_swift, tcp_timely and the phantom qdisc" };
 	app.footer(kFooter);
 	app.require_subcommand(1);
 	app.add_flag("-j,--json", g_opts.json, "JSON output");
@@ -477,7 +509,7 @@ int main(int argc, char **argv)
 	cc->require_subcommand(1);
 	std::string show_cc, show_param;
 	auto *cc_show_cmd = cc->add_subcommand("show", "show parameters: [CC [PARAM]]");
-	cc_show_cmd->add_option("cc", show_cc, "uno or smartt (default: every loaded CC)");
+	cc_show_cmd->add_option("cc", show_cc, "uno, smartt, swift or timely (default: every loaded CC)");
 	cc_show_cmd->add_option("param", show_param, "one parameter (a raw name or an alias)");
 
 	std::string set_cc;
@@ -485,7 +517,7 @@ int main(int argc, char **argv)
 	bool force = false;
 	auto *cc_set_cmd = cc->add_subcommand(
 		"set", "set parameters (CAP_NET_ADMIN): CC PARAM VALUE [PARAM VALUE ...]");
-	cc_set_cmd->add_option("cc", set_cc, "uno or smartt")->required();
+	cc_set_cmd->add_option("cc", set_cc, "uno, smartt, swift or timely")->required();
 	cc_set_cmd->add_option("args", set_args, "PARAM VALUE pairs; PARAM a raw name or an alias")
 		->required();
 	cc_set_cmd->add_flag("-f,--force", force,
@@ -509,7 +541,7 @@ int main(int argc, char **argv)
 	auto *sock = app.add_subcommand("sock", "TCP sockets");
 	sock->require_subcommand(1);
 	bool all = false;
-	auto *sock_show_cmd = sock->add_subcommand("show", "sockets running uno or smartt, with "
+	auto *sock_show_cmd = sock->add_subcommand("show", "sockets running uno, smartt, swift or timely, with "
 							    "their CC state (inet_diag)");
 	sock_show_cmd->add_flag("-a,--all", all, "every TCP socket");
 

@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tcp_swift and tcp_timely, the Reflex study's delay-based baselines: three
+# flows of each fill a dumbbell's bottleneck while the law holds the queue,
+# where cubic, measured on the same port in the same run, fills the
+# buffer; unoctl sock show reads their state. A store that breaks what
+# must agree (TIMELY's T_low above T_high) is refused and changes nothing.
+#
+# The network is the paper's dilated by S = 1000, as reflex.md 5.3 runs
+# the study: 100 Gbit/s and an 8 us RTT become 100 Mbit/s and 8 ms, and
+# every time of the laws is multiplied by S. Swift's target is then the
+# base RTT + 200 ns x S + 3 hops x 1 us x S = base + 3.2 ms, a queue of
+# 40 KB; each flow's window stops at one BDP, so without the target three
+# flows would queue two BDPs (200 KB). TIMELY's band is 50-500 ms: it
+# holds the RTT above T_low and its gradient keeps it from climbing,
+# where cubic fills the 1 MB buffer (80 ms).
+# uno-timeout: 240
+. "$(dirname "$0")/../lib/testbed.sh"
+
+RATE=100
+LIMIT=1000000
+S=1000
+TB_HOST_RTT=8
+
+tb_dumbbell 3 0
+tb_base_rtts
+base_us=$(tb_intra_rtt_us)
+
+tb_need_cc swift
+tb_need_cc timely
+tb_set_param tcp_swift link_rate_mbps $RATE
+tb_set_param tcp_swift base_rtt_ns $((base_us * 1000))
+tb_set_param tcp_swift base_delay_ns $((200 * S))
+tb_set_param tcp_swift hop_delay_ns $((1000 * S))
+tb_set_param tcp_swift inter_rtt_us $((100 * S))
+tb_set_param tcp_timely link_rate_mbps $RATE
+# T_high first: T_low may never pass it.
+tb_set_param tcp_timely t_high_us $((500 * S))
+tb_set_param tcp_timely t_low_us $((50 * S))
+tb_set_param tcp_timely min_rtt_us $((20 * S))
+
+echo $((600 * S)) > /sys/module/tcp_timely/parameters/t_low_us 2>/dev/null
+tb_check timely_crossing_band_refused "$?" "!=" 0
+tb_check timely_t_low_kept "$(cat /sys/module/tcp_timely/parameters/t_low_us)" == $((50 * S))
+
+tb_qdisc_sampler tor p0 0.2
+# run CC: three flows' goodput and the port's backlog over a window, and
+# what unoctl reads of the flows.
+run() {
+	tb_tc tor qdisc del dev p0 root 2>/dev/null
+	tb_bottleneck_phantom $RATE limit $LIMIT
+	TB_RATE_MBIT=$RATE
+	for h in h1 h2 h3; do
+		tb_flow $h "$1" 0 > /dev/null
+	done
+	TB_RESULT=$1 tb_measure 3 6
+	tb_exec h1 $UNOCTL -j sock show > "$OUT_DIR/sock-$1.json"
+	tb_flows_stop
+	tb_log "$1: $TB_TOTAL Mbit/s, backlog p50 $(p50 "$1") B," \
+		"p99 $(jq .backlog_p99_bytes "$OUT_DIR/$1.json") B"
+}
+p50() { jq .backlog_p50_bytes "$OUT_DIR/$1.json"; }
+sock() { jq "[.[] | select(.cc == \"$1\") | .$1.$2] | max" "$OUT_DIR/sock-$1.json"; }
+
+for cc in cubic swift timely; do
+	run $cc
+done
+
+tb_check cubic_fills_the_buffer "$(p50 cubic)" ">=" $((LIMIT / 2))
+for cc in swift timely; do
+	tb_check "${cc}_utilisation" "$(jq .utilisation "$OUT_DIR/$cc.json")" ">=" 0.8
+done
+tb_check swift_reports_target "$(sock swift target_us)" == $((base_us + 3200))
+tb_check timely_reports_rate "$(sock timely rate_kbps)" ">" 0
+# Swift: its target queue, twice for the VM's RTT noise; the windows'
+# cap alone would leave two BDPs.
+tb_check swift_backlog_p50 "$(p50 swift)" "<=" $((2 * 3200 * RATE / 8))
+# TIMELY: well below the full buffer cubic keeps.
+tb_check timely_backlog_p50_vs_cubic "$(p50 timely)" "<=" "$(($(p50 cubic) * 3 / 4))"
+tb_exit
