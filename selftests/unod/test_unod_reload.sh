@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # unod on SIGHUP: applies only what changed (a parameter changed by hand
-# since, and unchanged in the file, keeps the hand-set value), replaces a
-# changed qdisc and removes one no longer listed; a broken file is
+# since, and unchanged in the file, keeps the hand-set value), in an order
+# the module accepts (TIMELY's band moved below its old T_low: T_high is
+# refused until T_low is set), replaces a changed qdisc and removes one no
+# longer listed; a broken file is
 # reported with its line numbers and changes nothing; unod refuses to
 # start on a broken file; --check prints the errors.
 # uno-timeout: 90
@@ -17,6 +19,9 @@ cat > "$TB_RUN/a.toml" <<CONF
 alpha_ppm = 1500
 [cc.smartt]
 fi = 2048
+[cc.timely]
+t_low_us = 50000
+t_high_us = 500000
 [[qdisc]]
 dev = "ur0"
 rate = "100mbit"
@@ -29,6 +34,9 @@ cat > "$TB_RUN/b.toml" <<CONF
 alpha_ppm = 3000
 [cc.smartt]
 fi = 2048
+[cc.timely]
+t_low_us = 100
+t_high_us = 200
 [[qdisc]]
 dev = "ur0"
 rate = "300mbit"
@@ -77,6 +85,8 @@ unod_start "$UNOD_CONF"
 tb_check a_alpha "$(param uno alpha_ppm)" == 1500
 tb_check a_fi "$(param smartt fi)" == 2048
 tb_check a_ur1 "$($UNOCTL -j qdisc show dev ur1 | jq length)" == 1
+tb_check a_timely_t_low "$(param timely t_low_us)" == 50000
+tb_check a_timely_t_high "$(param timely t_high_us)" == 500000
 
 # By hand, behind unod's back.
 $UNOCTL cc set smartt fi 100 || tb_die "unoctl cc set"
@@ -88,6 +98,9 @@ tb_check b_fi_untouched "$(param smartt fi)" == 100
 tb_check b_ur0_rate "$($UNOCTL -j qdisc show dev ur0 | jq '.[0].options.rate')" == 37500000
 tb_check b_ur1_removed "$($UNOCTL -j qdisc show dev ur1 | jq length)" == 0
 tb_check b_logged_only_changes "$(grep -c 'cc smartt fi' "$UNOD_LOG")" == 1
+tb_check b_timely_t_low "$(param timely t_low_us)" == 100
+tb_check b_timely_t_high "$(param timely t_high_us)" == 200
+tb_check b_timely_no_error "$(grep -c 'cc timely.*Invalid' "$UNOD_LOG")" == 0
 
 # Nothing changed: nothing done.
 unod_reload "$TB_RUN/b.toml"

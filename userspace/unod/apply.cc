@@ -57,24 +57,41 @@ bool set_default_cc(const std::string &cc)
 	return true;
 }
 
+// Values that must agree with each other (TIMELY's T_low <= T_high) are
+// checked together by the module, so a value may be refused until another
+// of the file is set: the refused ones are tried again while a pass sets
+// any, and logged as failed when none does.
 bool set_params(const std::vector<uno::ConfigPlan::ParamSet> &sets,
 		std::vector<uno::ConfigPlan::ParamSet> &failed)
 {
 	std::optional<uno::UnoGenl> genl;
+	std::vector<uno::ConfigPlan::ParamSet> todo = sets;
 
 	for (const auto &s : sets)
 		load_cc(s.cc);
-	for (const auto &s : sets) {
-		std::string what = "cc " + s.cc + " " + s.name + " " + std::to_string(s.value);
-		try {
-			if (!genl)
-				genl.emplace();
-			genl->set(s.cc, s.name, s.value);
-			log(Prio::Info, what);
-		} catch (const uno::NlError &e) {
-			log(Prio::Err, what + ": " + nl_reason(e));
-			failed.push_back(s);
+	while (!todo.empty()) {
+		std::vector<uno::ConfigPlan::ParamSet> refused;
+		std::vector<std::string> why;
+
+		for (const auto &s : todo) {
+			std::string what = "cc " + s.cc + " " + s.name + " " + std::to_string(s.value);
+			try {
+				if (!genl)
+					genl.emplace();
+				genl->set(s.cc, s.name, s.value);
+				log(Prio::Info, what);
+			} catch (const uno::NlError &e) {
+				refused.push_back(s);
+				why.push_back(what + ": " + nl_reason(e));
+			}
 		}
+		if (refused.size() == todo.size()) {
+			for (const auto &w : why)
+				log(Prio::Err, w);
+			failed.insert(failed.end(), refused.begin(), refused.end());
+			break;
+		}
+		todo = std::move(refused);
 	}
 	return failed.empty();
 }
