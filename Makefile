@@ -62,20 +62,25 @@ sparse:
 # declare, as <linux/bpf.h>'s BPF_PROG_TYPE does). The uapi headers take
 # a third, PREFER_DEFINED_ATTRIBUTE_MACRO: userspace has no __packed
 # (<linux/compiler_attributes.h> is the kernel's), so the kernel's own
-# uapi headers spell __attribute__((packed)), as uno_lb.h's shim must.
+# uapi headers spell __attribute__((packed)), as uno_lb.h's shim must. The
+# BPF programs and headers take VOLATILE, since a configuration their loader
+# writes after compilation is libbpf's "const volatile" (.rodata), which
+# the compiler must not fold, and NEW_TYPEDEFS, since core_bpf.h gives them
+# the kernel's own typedef names (u32, ...).
 CHECKPATCH_SRC := /usr/src/linux-source-6.1.tar.xz
 CHECKPATCH := $(BUILD)/checkpatch/scripts/checkpatch.pl
 CHECKPATCH_FLAGS := --no-tree --no-signoff --strict --terse --show-types \
 	--ignore CAMELCASE,TRAILING_SEMICOLON
-KERNEL_SRCS = $(filter-out %.mod.c,$(wildcard kernel/*.c kernel/*.h kernel/core/*.h)) \
-	$(wildcard bpf/*.bpf.c)
+KERNEL_SRCS = $(filter-out %.mod.c,$(wildcard kernel/*.c kernel/*.h kernel/core/*.h))
+BPF_SRCS = $(wildcard bpf/*.bpf.c bpf/*.h)
 UAPI_SRCS = $(wildcard kernel/uapi/*.h)
 
 checkpatch: $(CHECKPATCH)
 	@{ $(CHECKPATCH) $(CHECKPATCH_FLAGS) -f $(KERNEL_SRCS) && \
+	   $(CHECKPATCH) $(CHECKPATCH_FLAGS),VOLATILE,NEW_TYPEDEFS -f $(BPF_SRCS) && \
 	   $(CHECKPATCH) $(CHECKPATCH_FLAGS),PREFER_DEFINED_ATTRIBUTE_MACRO -f $(UAPI_SRCS); } \
 		> $(BUILD)/checkpatch.log 2>&1 || { cat $(BUILD)/checkpatch.log; exit 1; }
-	@echo "checkpatch: no findings in $(words $(KERNEL_SRCS) $(UAPI_SRCS)) files"
+	@echo "checkpatch: no findings in $(words $(KERNEL_SRCS) $(BPF_SRCS) $(UAPI_SRCS)) files"
 
 $(CHECKPATCH): $(wildcard $(CHECKPATCH_SRC))
 	@test -f $(CHECKPATCH_SRC) || { echo "no $(CHECKPATCH_SRC): run 'make deps'" >&2; exit 1; }

@@ -57,14 +57,14 @@ struct swift_conf {
 };
 
 static struct swift_conf swift_conf __read_mostly = {
-	.link_rate_mbps		= 100000,	/* 100 Gbit/s, reflex.md 5.1 */
-	.max_cwnd_bdp_pct	= 100,
+	.link_rate_mbps		= SWIFT_DEF_LINK_MBPS,
+	.max_cwnd_bdp_pct	= SWIFT_DEF_MAX_CWND_BDP_PCT,
 	.base_rtt_ns		= SWIFT_DEF_BASE_RTT_NS,
 	.base_delay_ns		= SWIFT_DEF_BASE_DELAY_NS,
 	.hop_delay_ns		= SWIFT_DEF_HOP_DELAY_NS,
-	.hops_intra		= 3,
-	.hops_inter		= 6,
-	.inter_rtt_us		= 100,
+	.hops_intra		= SWIFT_DEF_HOPS_INTRA,
+	.hops_inter		= SWIFT_DEF_HOPS_INTER,
+	.inter_rtt_us		= SWIFT_DEF_INTER_RTT_US,
 	.ai_upkts		= SWIFT_DEF_AI,
 	.beta_ppm		= SWIFT_DEF_BETA_PPM,
 	.max_mdf_ppm		= SWIFT_DEF_MAX_MDF_PPM,

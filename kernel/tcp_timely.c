@@ -52,7 +52,7 @@ struct timely_conf {
 };
 
 static struct timely_conf timely_conf __read_mostly = {
-	.link_rate_mbps	= 100000,	/* 100 Gbit/s, reflex.md 5.1 */
+	.link_rate_mbps	= TIMELY_DEF_LINK_MBPS,
 	.t_low_us	= TIMELY_DEF_T_LOW_NS / NSEC_PER_USEC,
 	.t_high_us	= TIMELY_DEF_T_HIGH_NS / NSEC_PER_USEC,
 	.min_rtt_us	= TIMELY_DEF_MIN_RTT_NS / NSEC_PER_USEC,
@@ -63,7 +63,7 @@ static struct timely_conf timely_conf __read_mostly = {
 	.hai_thresh	= TIMELY_DEF_HAI_THRESH,
 	.hai_gradient	= 0,
 	.min_rate_ppm	= TIMELY_PPM_ONE / TIMELY_DEF_MIN_DIV,
-	.cwnd_gain_pct	= 200,
+	.cwnd_gain_pct	= TIMELY_DEF_CWND_GAIN_PCT,
 };
 
 /* A tunable as it reads now, or as it would read with *slot = v. */

@@ -98,6 +98,18 @@
 #define SWIFT_DEF_FS_MIN_CWND	100000ULL	/* 0.1 packet */
 #define SWIFT_DEF_FS_MAX_CWND	100000000ULL	/* 100 packets */
 
+/*
+ * The transport hosts' (tcp_swift, bpf_swift): the line rate of the BDP
+ * cap (reflex.md 5.1: 100 Gbit/s) and its share, the hops of each class
+ * (3.2), and the handshake RTT above which a flow is inter-DC (between
+ * 3.2's 8 us and 1012 us).
+ */
+#define SWIFT_DEF_LINK_MBPS		100000U
+#define SWIFT_DEF_MAX_CWND_BDP_PCT	100U
+#define SWIFT_DEF_HOPS_INTRA		3U
+#define SWIFT_DEF_HOPS_INTER		6U
+#define SWIFT_DEF_INTER_RTT_US		100U
+
 /* Configuration, shared by all flows. */
 struct swift_params {
 	u64 min_cwnd;		/* micro-packets */

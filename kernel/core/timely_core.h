@@ -74,6 +74,14 @@
 #define TIMELY_DEF_HAI_THRESH	5U		/* after 5 increases (HPCC) */
 #define TIMELY_DEF_MIN_DIV	100U		/* R_min = 1 % of line [default] */
 
+/*
+ * The transport hosts' (tcp_timely, bpf_timely): the line rate
+ * (reflex.md 5.1: 100 Gbit/s) and the window they keep, % of rate x RTT,
+ * which bounds what is in flight without binding (4.4 H1 c: 2x).
+ */
+#define TIMELY_DEF_LINK_MBPS		100000U
+#define TIMELY_DEF_CWND_GAIN_PCT	200U
+
 /* Configuration, shared by all flows. */
 struct timely_params {
 	u64 min_rate;		/* R_min, bytes/s */

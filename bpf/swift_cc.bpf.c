@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_swift: Swift (core/swift_core.h) as a BPF struct_ops congestion
+ * control, the host on which Reflex's near-source samples will reach the
+ * law (reflex.md 4.4 H1 c, design notes 2). With end-to-end samples, as
+ * here, it is tcp_swift (Documentation/tcp_swift_timely.rst) on a kernel
+ * that loads no modules: the same law and the same parameters, which the
+ * loader writes into conf before the object is loaded.
+ *
+ * One object for every kernel (tcp_ca.h): the window is applied on each
+ * ACK in pkts_acked, which brings the RTT sample, and again in
+ * cong_avoid; the pacing rate of a window below one packet in
+ * min_tso_segs, after tcp_update_pacing_rate() has rewritten it.
+ */
+#include "tcp_ca.h"
+#include "swift_core.h"
+#include "swift_cc.h"
+
+char _license[] SEC("license") = "GPL";
+
+/* tcp_swift's defaults; the loader writes the parameters it is given. */
+const volatile struct bpf_swift_conf conf = {
+	.law = {
+		.min_cwnd = SWIFT_DEF_MIN_CWND,
+		.max_cwnd = SWIFT_CWND_MAX,
+		.ai = SWIFT_DEF_AI,
+		.fs_min_cwnd = SWIFT_DEF_FS_MIN_CWND,
+		.fs_max_cwnd = SWIFT_DEF_FS_MAX_CWND,
+		.base_rtt_ns = SWIFT_DEF_BASE_RTT_NS,
+		.base_delay_ns = SWIFT_DEF_BASE_DELAY_NS,
+		.hop_delay_ns = SWIFT_DEF_HOP_DELAY_NS,
+		.beta_ppm = SWIFT_DEF_BETA_PPM,
+		.max_mdf_ppm = SWIFT_DEF_MAX_MDF_PPM,
+		.retx_reset = SWIFT_DEF_RETX_RESET,
+	},
+	.link_rate_mbps = SWIFT_DEF_LINK_MBPS,
+	.max_cwnd_bdp_pct = SWIFT_DEF_MAX_CWND_BDP_PCT,
+	.hops_intra = SWIFT_DEF_HOPS_INTRA,
+	.hops_inter = SWIFT_DEF_HOPS_INTER,
+	.inter_rtt_us = SWIFT_DEF_INTER_RTT_US,
+};
+
+/* In icsk_ca_priv, as tcp_swift's. */
+struct bpf_swift {
+	struct swift_state core;
+	u64 max_cwnd;
+};
+
+static __always_inline void bpf_swift_params(const struct bpf_swift *ca,
+					     struct swift_params *p)
+{
+	*p = conf.law;
+	p->max_cwnd = ca->max_cwnd > p->min_cwnd ? ca->max_cwnd : p->min_cwnd;
+}
+
+/* The flow's BDP cap, micro-packets, as tcp_swift_max_cwnd(). */
+static __always_inline u64 bpf_swift_max_cwnd(u32 rtt_us, u32 mss)
+{
+	u64 bytes, pct_pkts;
+
+	if (rtt_us > 10 * USEC_PER_SEC)
+		rtt_us = 10 * USEC_PER_SEC;
+	bytes = (u64)conf.link_rate_mbps * rtt_us / 8;
+	pct_pkts = bytes * conf.max_cwnd_bdp_pct / (mss ? mss : 1);
+	if (pct_pkts >= SWIFT_CWND_MAX / (SWIFT_CWND_ONE / 100))
+		return SWIFT_CWND_MAX;
+	pct_pkts *= SWIFT_CWND_ONE / 100;
+	return pct_pkts > SWIFT_CWND_ONE ? pct_pkts : SWIFT_CWND_ONE;
+}
+
+static __always_inline void bpf_swift_apply_cwnd(struct sock *sk,
+						 const struct bpf_swift *ca)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 segs = swift_cwnd_segs(&ca->core);
+	u32 clamp = tp->snd_cwnd_clamp;
+
+	tp->snd_cwnd = segs < clamp ? segs : (clamp ? clamp : 1);
+}
+
+static __always_inline void bpf_swift_apply_pacing(struct sock *sk,
+						   const struct bpf_swift *ca)
+{
+	unsigned long rate = sk->sk_max_pacing_rate;
+	u64 r;
+
+	if (ca->core.cwnd < SWIFT_CWND_ONE && ca->core.rtt_ns) {
+		r = swift_pacing_rate(&ca->core, tcp_sk(sk)->mss_cache,
+				      ca->core.rtt_ns);
+		if (r < rate)
+			rate = r;
+	}
+	sk->sk_pacing_rate = rate;
+}
+
+static __always_inline u64 bpf_swift_now_ns(const struct sock *sk)
+{
+	return tcp_sk(sk)->tcp_mstamp * NSEC_PER_USEC;
+}
+
+SEC("struct_ops/bpf_swift_init")
+void BPF_PROG(bpf_swift_init, struct sock *sk)
+{
+	struct bpf_swift *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 rtt_us = tcp_min_rtt(tp);
+	struct swift_params p;
+	u32 hops;
+
+	if (rtt_us == ~0U)
+		rtt_us = 0;
+	hops = rtt_us > conf.inter_rtt_us ? conf.hops_inter : conf.hops_intra;
+	ca->max_cwnd = bpf_swift_max_cwnd(rtt_us, tp->mss_cache);
+	bpf_swift_params(ca, &p);
+	swift_init(&ca->core, &p, hops, ca->max_cwnd);
+
+	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+	if (sk->sk_pacing_status == SK_PACING_NONE)
+		sk->sk_pacing_status = SK_PACING_NEEDED;
+	bpf_swift_apply_cwnd(sk, ca);
+	bpf_swift_apply_pacing(sk, ca);
+}
+
+/* Every ACK that acknowledges data, with its RTT sample. */
+SEC("struct_ops/bpf_swift_pkts_acked")
+void BPF_PROG(bpf_swift_pkts_acked, struct sock *sk,
+	      const struct ack_sample *sample)
+{
+	struct bpf_swift *ca = inet_csk_ca(sk);
+	s32 rtt_us = sample->rtt_us;
+	u32 acked = sample->pkts_acked;
+	struct swift_params p;
+
+	if (rtt_us <= 0 || !acked)
+		return;
+	bpf_swift_params(ca, &p);
+	swift_on_ack(&ca->core, &p, (u64)rtt_us * NSEC_PER_USEC, acked,
+		     bpf_swift_now_ns(sk));
+	bpf_swift_apply_cwnd(sk, ca);
+}
+
+SEC("struct_ops/bpf_swift_cong_avoid")
+void BPF_PROG(bpf_swift_cong_avoid, struct sock *sk, u32 ack, u32 acked)
+{
+	bpf_swift_apply_cwnd(sk, inet_csk_ca(sk));
+}
+
+/* Before each transmit: the rate tcp_update_pacing_rate() overwrote. */
+SEC("struct_ops/bpf_swift_min_tso_segs")
+u32 BPF_PROG(bpf_swift_min_tso_segs, struct sock *sk)
+{
+	bpf_swift_apply_pacing(sk, inet_csk_ca(sk));
+	return 2;	/* the kernel's default, sysctl_tcp_min_tso_segs */
+}
+
+SEC("struct_ops/bpf_swift_set_state")
+void BPF_PROG(bpf_swift_set_state, struct sock *sk, u8 new_state)
+{
+	struct bpf_swift *ca = inet_csk_ca(sk);
+	struct swift_params p;
+
+	if (new_state != TCP_CA_Recovery)
+		return;
+	bpf_swift_params(ca, &p);
+	swift_on_fast_recovery(&ca->core, &p, bpf_swift_now_ns(sk));
+	bpf_swift_apply_cwnd(sk, ca);
+}
+
+SEC("struct_ops/bpf_swift_cwnd_event")
+void BPF_PROG(bpf_swift_cwnd_event, struct sock *sk, int ev)
+{
+	struct bpf_swift *ca = inet_csk_ca(sk);
+	struct swift_params p;
+
+	if (ev != CA_EVENT_LOSS)
+		return;
+	bpf_swift_params(ca, &p);
+	swift_on_rto(&ca->core, &p, bpf_swift_now_ns(sk));
+}
+
+SEC("struct_ops/bpf_swift_ssthresh")
+u32 BPF_PROG(bpf_swift_ssthresh, struct sock *sk)
+{
+	return TCP_INFINITE_SSTHRESH;
+}
+
+SEC("struct_ops/bpf_swift_undo_cwnd")
+u32 BPF_PROG(bpf_swift_undo_cwnd, struct sock *sk)
+{
+	const struct bpf_swift *ca = inet_csk_ca(sk);
+
+	return swift_cwnd_segs(&ca->core);
+}
+
+SEC(".struct_ops")
+struct tcp_congestion_ops bpf_swift = {
+	.init		= (void *)bpf_swift_init,
+	.pkts_acked	= (void *)bpf_swift_pkts_acked,
+	.cong_avoid	= (void *)bpf_swift_cong_avoid,
+	.min_tso_segs	= (void *)bpf_swift_min_tso_segs,
+	.set_state	= (void *)bpf_swift_set_state,
+	.cwnd_event	= (void *)bpf_swift_cwnd_event,
+	.ssthresh	= (void *)bpf_swift_ssthresh,
+	.undo_cwnd	= (void *)bpf_swift_undo_cwnd,
+	.name		= "bpf_swift",
+};

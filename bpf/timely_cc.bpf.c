@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_timely: TIMELY (core/timely_core.h) as a BPF struct_ops congestion
+ * control, as bpf_swift is Swift's (swift_cc.bpf.c): tcp_timely
+ * (Documentation/tcp_swift_timely.rst) on a kernel that loads no modules,
+ * with the module's parameters, which the loader writes into conf before
+ * the object is loaded.
+ *
+ * One object for every kernel (tcp_ca.h): one RTT sample per RTT of data
+ * in pkts_acked (the ACK that covers what was sent at the previous
+ * update), the window that does not bind there and in cong_avoid, and the
+ * law's rate as the pacing rate in min_tso_segs, after
+ * tcp_update_pacing_rate() has rewritten it.
+ */
+#include "tcp_ca.h"
+#include "timely_core.h"
+#include "timely_cc.h"
+
+char _license[] SEC("license") = "GPL";
+
+#define BPF_TIMELY_DEF_LINE	(TIMELY_DEF_LINK_MBPS * 125000ULL)	/* B/s */
+
+/* tcp_timely's defaults; the loader writes the parameters it is given. */
+const volatile struct bpf_timely_conf conf = {
+	.law = {
+		.max_rate = BPF_TIMELY_DEF_LINE,
+		.min_rate = BPF_TIMELY_DEF_LINE / TIMELY_DEF_MIN_DIV,
+		.add_step = BPF_TIMELY_DEF_LINE / TIMELY_DEF_ADD_DIV,
+		.hai_step = BPF_TIMELY_DEF_LINE / TIMELY_DEF_ADD_DIV *
+			    TIMELY_DEF_HAI_MULT,
+		.t_low_ns = TIMELY_DEF_T_LOW_NS,
+		.t_high_ns = TIMELY_DEF_T_HIGH_NS,
+		.min_rtt_ns = TIMELY_DEF_MIN_RTT_NS,
+		.beta_ppm = TIMELY_DEF_BETA_PPM,
+		.ewma_ppm = TIMELY_DEF_EWMA_PPM,
+		.hai_thresh = TIMELY_DEF_HAI_THRESH,
+		.hai_mode = TIMELY_HAI_ANY,
+	},
+	.cwnd_gain_pct = TIMELY_DEF_CWND_GAIN_PCT,
+};
+
+/* In icsk_ca_priv, as tcp_timely's. */
+struct bpf_timely {
+	struct timely_state core;
+	u32 next_seq;
+};
+
+/*
+ * cwnd_gain_pct of rate x RTT, in segments, at least TCP's initial
+ * window: the smoothed RTT, or the handshake's, capped at 60 s so that
+ * rate / 1000 (< 2^30) times it stays in 64 bits.
+ */
+static __always_inline void bpf_timely_apply_cwnd(struct sock *sk,
+						  const struct bpf_timely *ca)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 rtt_us = tp->srtt_us >> 3, min_rtt = tcp_min_rtt(tp);
+	u32 mss = tp->mss_cache ? tp->mss_cache : 1;
+	u32 clamp = tp->snd_cwnd_clamp ? tp->snd_cwnd_clamp : 1;
+	u64 bytes, segs;
+
+	if (min_rtt != ~0U && min_rtt > rtt_us)
+		rtt_us = min_rtt;
+	if (rtt_us > 60 * USEC_PER_SEC)
+		rtt_us = 60 * USEC_PER_SEC;
+	bytes = ca->core.rate / 1000 * rtt_us / 1000 * conf.cwnd_gain_pct / 100;
+	segs = bytes / mss;
+	if (segs < TCP_INIT_CWND)
+		segs = TCP_INIT_CWND;
+	tp->snd_cwnd = segs < clamp ? (u32)segs : clamp;
+}
+
+SEC("struct_ops/bpf_timely_init")
+void BPF_PROG(bpf_timely_init, struct sock *sk)
+{
+	struct bpf_timely *ca = inet_csk_ca(sk);
+	struct timely_params p = conf.law;
+
+	timely_init(&ca->core, &p);
+	ca->next_seq = tcp_sk(sk)->snd_nxt;
+	tcp_sk(sk)->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+	if (sk->sk_pacing_status == SK_PACING_NONE)
+		sk->sk_pacing_status = SK_PACING_NEEDED;
+	bpf_timely_apply_cwnd(sk, ca);
+	sk->sk_pacing_rate = ca->core.rate;
+}
+
+/* One sample per RTT of data: TIMELY's completion event. */
+SEC("struct_ops/bpf_timely_pkts_acked")
+void BPF_PROG(bpf_timely_pkts_acked, struct sock *sk,
+	      const struct ack_sample *sample)
+{
+	struct bpf_timely *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct timely_params p = conf.law;
+	s32 rtt_us = sample->rtt_us;
+
+	if (rtt_us > 0 && !before(tp->snd_una, ca->next_seq)) {
+		ca->next_seq = tp->snd_nxt;
+		timely_on_rtt_sample(&ca->core, &p, (u64)rtt_us * NSEC_PER_USEC);
+	}
+	bpf_timely_apply_cwnd(sk, ca);
+}
+
+SEC("struct_ops/bpf_timely_cong_avoid")
+void BPF_PROG(bpf_timely_cong_avoid, struct sock *sk, u32 ack, u32 acked)
+{
+	bpf_timely_apply_cwnd(sk, inet_csk_ca(sk));
+}
+
+/* Before each transmit: the rate tcp_update_pacing_rate() overwrote. */
+SEC("struct_ops/bpf_timely_min_tso_segs")
+u32 BPF_PROG(bpf_timely_min_tso_segs, struct sock *sk)
+{
+	const struct bpf_timely *ca = inet_csk_ca(sk);
+	unsigned long rate = sk->sk_max_pacing_rate;
+
+	sk->sk_pacing_rate = ca->core.rate < rate ? ca->core.rate : rate;
+	return 2;	/* the kernel's default, sysctl_tcp_min_tso_segs */
+}
+
+/* RTO: halve the rate, floor R_min (reflex.md 3.3, 7.11). */
+SEC("struct_ops/bpf_timely_cwnd_event")
+void BPF_PROG(bpf_timely_cwnd_event, struct sock *sk, int ev)
+{
+	struct bpf_timely *ca = inet_csk_ca(sk);
+	struct timely_params p = conf.law;
+
+	if (ev != CA_EVENT_LOSS)
+		return;
+	timely_on_rto(&ca->core, &p);
+	ca->next_seq = tcp_sk(sk)->snd_nxt;
+}
+
+SEC("struct_ops/bpf_timely_ssthresh")
+u32 BPF_PROG(bpf_timely_ssthresh, struct sock *sk)
+{
+	return TCP_INFINITE_SSTHRESH;
+}
+
+SEC("struct_ops/bpf_timely_undo_cwnd")
+u32 BPF_PROG(bpf_timely_undo_cwnd, struct sock *sk)
+{
+	return tcp_sk(sk)->snd_cwnd;
+}
+
+SEC(".struct_ops")
+struct tcp_congestion_ops bpf_timely = {
+	.init		= (void *)bpf_timely_init,
+	.pkts_acked	= (void *)bpf_timely_pkts_acked,
+	.cong_avoid	= (void *)bpf_timely_cong_avoid,
+	.min_tso_segs	= (void *)bpf_timely_min_tso_segs,
+	.cwnd_event	= (void *)bpf_timely_cwnd_event,
+	.ssthresh	= (void *)bpf_timely_ssthresh,
+	.undo_cwnd	= (void *)bpf_timely_undo_cwnd,
+	.name		= "bpf_timely",
+};
