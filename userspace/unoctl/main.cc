@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include <net/if.h>
 #include <nlohmann/json.hpp>
 
+#include "bpf_cc.h"
 #include "config.h"
 #include "lb.h"
 #include "params.h"
@@ -324,6 +326,39 @@ int lb_detach(const std::vector<std::string> &args)
 	return kExitOk;
 }
 
+// --- cc bpf ----------------------------------------------------------------
+
+// Registers cc's BPF struct_ops host with PARAM VALUE pairs, parsed as
+// cc set parses them (the module's names, aliases and ranges).
+int cc_bpf_register(const std::string &cc, const std::vector<std::string> &args)
+{
+	std::map<std::string, uint32_t> params;
+
+	if (!uno::bpf_cc_known(cc))
+		return fail("cc bpf: no BPF host for '" + cc + "' (known: swift, timely)", kExitUsage);
+	if (args.size() % 2)
+		return fail("cc bpf register: expected CC [PARAM VALUE ...]", kExitUsage);
+	for (size_t i = 0; i < args.size(); i += 2) {
+		std::string err;
+		auto pv = uno::parse_param(cc, args[i], args[i + 1], err);
+		if (!pv)
+			return fail(cc + " " + err, kExitUsage);
+		if (params.contains(pv->name))
+			return fail(cc + " " + args[i] + ": set twice", kExitUsage);
+		params[pv->name] = pv->value;
+	}
+	uno::bpf_cc_register(cc, params);
+	return kExitOk;
+}
+
+int cc_bpf_unregister(const std::string &cc)
+{
+	if (!uno::bpf_cc_known(cc))
+		return fail("cc bpf: no BPF host for '" + cc + "' (known: swift, timely)", kExitUsage);
+	uno::bpf_cc_unregister(cc);
+	return kExitOk;
+}
+
 // --- sock ------------------------------------------------------------------
 
 bool ours(const std::string &cc)
@@ -485,6 +520,7 @@ Examples:
   unoctl -j cc show uno alpha_ppm     one, as JSON
   unoctl cc set uno alpha 0.002       an alias: alpha_ppm 2000
   unoctl cc set smartt trtt_factor 2048 md_gamma 700
+  unoctl cc bpf register swift base_delay_ns 200000   bpf_swift, for a kernel without modules
   unoctl qdisc show dev eth0          phantom options and counters
   unoctl -j lb show dev eth0          the entropy datapath's settings and counters
   unoctl lb detach dev eth0           take it off (unod does, when [[lb]] goes)
@@ -522,6 +558,19 @@ int main(int argc, char **argv)
 		->required();
 	cc_set_cmd->add_flag("-f,--force", force,
 			     "send raw u32 values unchecked: the kernel checks them");
+
+	auto *cc_bpf = cc->add_subcommand(
+		"bpf", "the BPF struct_ops hosts of the laws (bpf_swift, bpf_timely), with the modules' parameters");
+	cc_bpf->require_subcommand(1);
+	std::string bpf_cc;
+	std::vector<std::string> bpf_args;
+	auto *cc_bpf_register_cmd = cc_bpf->add_subcommand(
+		"register", "register (CAP_BPF, CAP_NET_ADMIN): CC [PARAM VALUE ...]");
+	cc_bpf_register_cmd->add_option("cc", bpf_cc, "swift or timely")->required();
+	cc_bpf_register_cmd->add_option("args", bpf_args,
+					"PARAM VALUE pairs, as cc set; the rest the module's defaults");
+	auto *cc_bpf_unregister_cmd = cc_bpf->add_subcommand("unregister", "unregister: CC");
+	cc_bpf_unregister_cmd->add_option("cc", bpf_cc, "swift or timely")->required();
 
 	auto *qdisc = app.add_subcommand("qdisc", "phantom qdiscs");
 	qdisc->require_subcommand(1);
@@ -570,6 +619,10 @@ int main(int argc, char **argv)
 			return cc_show(show_cc, show_param);
 		if (*cc_set_cmd)
 			return cc_set(set_cc, set_args, force);
+		if (*cc_bpf_register_cmd)
+			return cc_bpf_register(bpf_cc, bpf_args);
+		if (*cc_bpf_unregister_cmd)
+			return cc_bpf_unregister(bpf_cc);
 		if (*qdisc_show_cmd)
 			return qdisc_show(qdisc_args);
 		if (*lb_show_cmd)
@@ -584,6 +637,8 @@ int main(int argc, char **argv)
 	} catch (const uno::NlError &e) {
 		return fail(e.what());
 	} catch (const uno::LbError &e) {
+		return fail(e.what());
+	} catch (const uno::BpfCcError &e) {
 		return fail(e.what());
 	}
 	return kExitUsage;

@@ -284,3 +284,29 @@ TEST_F(LbShow, BadCommandLine)
 	EXPECT_EQ(r.status, 1);
 	EXPECT_EQ(r.err, "unoctl: '..' is not a device name\n");
 }
+
+using CcBpf = RcShow; // the command, in a scratch directory
+
+// Refused before anything reaches the kernel: exit 2 and why.
+TEST_F(CcBpf, BadCommandLine)
+{
+	const struct {
+		const char *args, *err;
+	} cases[] = {
+		{ "cc bpf register uno", "unoctl: cc bpf: no BPF host for 'uno' (known: swift, timely)\n" },
+		{ "cc bpf unregister smartt",
+		  "unoctl: cc bpf: no BPF host for 'smartt' (known: swift, timely)\n" },
+		{ "cc bpf register swift base_rtt_ns",
+		  "unoctl: cc bpf register: expected CC [PARAM VALUE ...]\n" },
+		{ "cc bpf register swift nope 3", "unoctl: swift 'swift' has no parameter 'nope'\n" },
+		{ "cc bpf register swift beta_ppm 0",
+		  "unoctl: swift beta_ppm: value out of range 1..1000000\n" },
+		{ "cc bpf register swift hops_intra 2 hops_intra 3",
+		  "unoctl: swift hops_intra: set twice\n" },
+	};
+	for (const auto &c : cases) {
+		Result r = unoctl(c.args);
+		EXPECT_EQ(r.status, 2) << c.args;
+		EXPECT_EQ(r.err, c.err) << c.args;
+	}
+}

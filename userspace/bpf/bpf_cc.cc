@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "bpf_cc.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <unistd.h>
+
+#include "params.h"
+
+#include "swift_core.h"
+#include "swift_cc.h"
+#include "swift_cc.skel.h"
+#include "timely_core.h"
+#include "timely_cc.h"
+#include "timely_cc.skel.h"
+
+namespace uno {
+namespace {
+
+std::string errno_text(int err)
+{
+	return std::strerror(err < 0 ? -err : err);
+}
+
+// tcp_swift_params.h's names, into the BPF host's configuration.
+void swift_conf_set(bpf_swift_conf &c, const std::string &name, uint32_t v)
+{
+	swift_params &l = c.law;
+	const std::map<std::string, uint32_t *> u32s = {
+		{ "link_rate_mbps", &c.link_rate_mbps },
+		{ "max_cwnd_bdp_pct", &c.max_cwnd_bdp_pct },
+		{ "hops_intra", &c.hops_intra },
+		{ "hops_inter", &c.hops_inter },
+		{ "inter_rtt_us", &c.inter_rtt_us },
+		{ "base_rtt_ns", &l.base_rtt_ns },
+		{ "base_delay_ns", &l.base_delay_ns },
+		{ "hop_delay_ns", &l.hop_delay_ns },
+		{ "beta_ppm", &l.beta_ppm },
+		{ "max_mdf_ppm", &l.max_mdf_ppm },
+		{ "retx_reset", &l.retx_reset },
+		{ "fs_range_ns", &l.fs_range_ns },
+	};
+	const std::map<std::string, uint64_t *> u64s = {
+		{ "ai_upkts", &l.ai },
+		{ "min_cwnd_upkts", &l.min_cwnd },
+		{ "fs_min_cwnd_upkts", &l.fs_min_cwnd },
+		{ "fs_max_cwnd_upkts", &l.fs_max_cwnd },
+	};
+	if (auto i = u32s.find(name); i != u32s.end())
+		*i->second = v;
+	else if (auto j = u64s.find(name); j != u64s.end())
+		*j->second = v;
+	else
+		throw BpfCcError("bpf_swift has no parameter '" + name + "'");
+}
+
+// The map of a registered struct_ops CC of that name, or -1.
+int struct_ops_map_fd(const std::string &name)
+{
+	uint32_t id = 0;
+
+	while (!bpf_map_get_next_id(id, &id)) {
+		int fd = bpf_map_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		bpf_map_info info = {};
+		uint32_t len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    info.type == BPF_MAP_TYPE_STRUCT_OPS && name == info.name)
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+// Every given parameter is one of tcp_<cc>'s, within its range.
+void check_ranges(const std::string &cc, const std::map<std::string, uint32_t> &params)
+{
+	for (const auto &[name, v] : params) {
+		const ParamSpec *p = find_param(cc, name);
+		if (!p)
+			throw BpfCcError("bpf_" + cc + " has no parameter '" + name + "'");
+		if (v < p->min || v > p->max)
+			throw BpfCcError(name + ": value " + std::to_string(v) + " out of range " +
+					 std::to_string(p->min) + ".." + std::to_string(p->max));
+	}
+}
+
+// Loads skel's object (configured) and registers its struct_ops map,
+// which stays registered when the skeleton goes: the kernel holds it.
+template <typename Skel>
+void load_and_register(Skel *skel, bpf_map *ops, const std::string &name)
+{
+	if (int err = Skel::load(skel))
+		throw BpfCcError(name + ": the kernel refused the programs: " + errno_text(err));
+	bpf_link *link = bpf_map__attach_struct_ops(ops);
+	if (!link)
+		throw BpfCcError(name + ": cannot register: " + errno_text(errno) +
+				 (errno == EEXIST ? " (unregister the one there first)" : ""));
+	bpf_link__disconnect(link);
+	bpf_link__destroy(link);
+}
+
+void register_swift(const std::map<std::string, uint32_t> &params)
+{
+	swift_cc *skel = swift_cc::open();
+	if (!skel)
+		throw BpfCcError("bpf_swift: cannot open the object: " + errno_text(errno));
+	try {
+		for (const auto &[name, v] : params)
+			swift_conf_set(skel->rodata->conf, name, v);
+		if (!swift_params_valid(&skel->rodata->conf.law))
+			throw BpfCcError("bpf_swift: the parameters do not agree (a target of 0, "
+					 "or flow scaling's windows crossed)");
+		load_and_register(skel, skel->maps.bpf_swift, "bpf_swift");
+	} catch (...) {
+		swift_cc::destroy(skel);
+		throw;
+	}
+	swift_cc::destroy(skel);
+}
+
+// tcp_timely's parameters (their defaults, as the module's, and the
+// given ones) as the law's, as tcp_timely.c's timely_params_fill().
+bpf_timely_conf timely_conf_of(const std::map<std::string, uint32_t> &given)
+{
+	std::map<std::string, uint32_t> v = {
+		{ "link_rate_mbps", TIMELY_DEF_LINK_MBPS },
+		{ "t_low_us", TIMELY_DEF_T_LOW_NS / 1000 },
+		{ "t_high_us", TIMELY_DEF_T_HIGH_NS / 1000 },
+		{ "min_rtt_us", TIMELY_DEF_MIN_RTT_NS / 1000 },
+		{ "beta_ppm", TIMELY_DEF_BETA_PPM },
+		{ "ewma_ppm", TIMELY_DEF_EWMA_PPM },
+		{ "add_step_ppm", TIMELY_PPM_ONE / TIMELY_DEF_ADD_DIV },
+		{ "hai_mult", TIMELY_DEF_HAI_MULT },
+		{ "hai_thresh", TIMELY_DEF_HAI_THRESH },
+		{ "hai_gradient", 0 },
+		{ "min_rate_ppm", TIMELY_PPM_ONE / TIMELY_DEF_MIN_DIV },
+		{ "cwnd_gain_pct", TIMELY_DEF_CWND_GAIN_PCT },
+	};
+	for (const auto &[name, x] : given)
+		v.at(name) = x;
+	const uint64_t line = uint64_t(v["link_rate_mbps"]) * 125000;
+	const auto ns = [](uint32_t us) {
+		return uint32_t(std::min<uint64_t>(uint64_t(us) * 1000, TIMELY_RTT_MAX));
+	};
+	bpf_timely_conf c = {};
+	c.law.max_rate = line;
+	c.law.min_rate = line * v["min_rate_ppm"] / TIMELY_PPM_ONE;
+	c.law.add_step = line * v["add_step_ppm"] / TIMELY_PPM_ONE;
+	c.law.hai_step = c.law.add_step * v["hai_mult"];
+	c.law.t_low_ns = ns(v["t_low_us"]);
+	c.law.t_high_ns = ns(v["t_high_us"]);
+	c.law.min_rtt_ns = ns(v["min_rtt_us"]);
+	c.law.beta_ppm = v["beta_ppm"];
+	c.law.ewma_ppm = v["ewma_ppm"];
+	c.law.hai_thresh = v["hai_thresh"];
+	c.law.hai_mode = v["hai_gradient"] ? TIMELY_HAI_GRADIENT : TIMELY_HAI_ANY;
+	c.cwnd_gain_pct = v["cwnd_gain_pct"];
+	return c;
+}
+
+void register_timely(const std::map<std::string, uint32_t> &params)
+{
+	const bpf_timely_conf conf = timely_conf_of(params);
+	if (!timely_params_valid(&conf.law))
+		throw BpfCcError("bpf_timely: the parameters do not agree (T_low above T_high, or "
+				 "a rate step of 0 or above the line rate)");
+	timely_cc *skel = timely_cc::open();
+	if (!skel)
+		throw BpfCcError("bpf_timely: cannot open the object: " + errno_text(errno));
+	try {
+		skel->rodata->conf = conf;
+		load_and_register(skel, skel->maps.bpf_timely, "bpf_timely");
+	} catch (...) {
+		timely_cc::destroy(skel);
+		throw;
+	}
+	timely_cc::destroy(skel);
+}
+
+} // namespace
+
+bool bpf_cc_known(const std::string &cc)
+{
+	return cc == "swift" || cc == "timely";
+}
+
+std::string bpf_cc_name(const std::string &cc)
+{
+	return "bpf_" + cc;
+}
+
+void bpf_cc_register(const std::string &cc, const std::map<std::string, uint32_t> &params)
+{
+	if (!bpf_cc_known(cc))
+		throw BpfCcError("no BPF host for '" + cc + "' (known: swift, timely)");
+	check_ranges(cc, params);
+	if (cc == "swift")
+		register_swift(params);
+	else
+		register_timely(params);
+}
+
+void bpf_cc_unregister(const std::string &cc)
+{
+	if (!bpf_cc_known(cc))
+		throw BpfCcError("no BPF host for '" + cc + "' (known: swift, timely)");
+	int fd = struct_ops_map_fd(bpf_cc_name(cc));
+	if (fd < 0)
+		throw BpfCcError(bpf_cc_name(cc) + " is not registered");
+	const uint32_t key = 0;
+	int err = bpf_map_delete_elem(fd, &key);
+	int saved = errno;
+	close(fd);
+	if (err)
+		throw BpfCcError(bpf_cc_name(cc) + ": cannot unregister: " + errno_text(saved));
+}
+
+} // namespace uno
