@@ -1,10 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# tcp_swift and tcp_timely, the Reflex study's delay-based baselines: three
-# flows of each fill a dumbbell's bottleneck while the law holds the queue,
-# where cubic, measured on the same port in the same run, fills the
-# buffer; unoctl sock show reads their state. A store that breaks what
-# must agree (TIMELY's T_low above T_high) is refused and changes nothing.
+# tcp_swift and tcp_timely, the Reflex study's delay-based baselines, and
+# bpf_swift and bpf_timely, their BPF struct_ops hosts registered by
+# unoctl with the modules' parameters: three flows of each fill a
+# dumbbell's bottleneck
+# while the law holds the queue, where cubic, measured on the same port in
+# the same run, fills the buffer; unoctl sock show reads the modules'
+# state. A store that breaks what must agree (TIMELY's T_low above T_high)
+# is refused and changes nothing, by the module and by unoctl; the BPF
+# CCs unregistered are gone.
 #
 # The network is the paper's dilated by S = 1000, as reflex.md 5.3 runs
 # the study: 100 Gbit/s and an 8 us RTT become 100 Mbit/s and 8 ms, and
@@ -39,6 +43,15 @@ tb_set_param tcp_timely t_high_us $((500 * S))
 tb_set_param tcp_timely t_low_us $((50 * S))
 tb_set_param tcp_timely min_rtt_us $((20 * S))
 
+$UNOCTL cc bpf register swift link_rate_mbps $RATE base_rtt_ns $((base_us * 1000)) \
+	base_delay_ns $((200 * S)) hop_delay_ns $((1000 * S)) inter_rtt_us $((100 * S)) ||
+	tb_die "unoctl cc bpf register swift"
+$UNOCTL cc bpf register timely link_rate_mbps $RATE t_high_us $((500 * S)) \
+	t_low_us $((50 * S)) min_rtt_us $((20 * S)) ||
+	tb_die "unoctl cc bpf register timely"
+$UNOCTL cc bpf register timely t_low_us $((50 * S)) t_high_us $((40 * S)) 2>/dev/null
+tb_check bpf_timely_crossing_band_refused "$?" "!=" 0
+
 echo $((600 * S)) > /sys/module/tcp_timely/parameters/t_low_us 2>/dev/null
 tb_check timely_crossing_band_refused "$?" "!=" 0
 tb_check timely_t_low_kept "$(cat /sys/module/tcp_timely/parameters/t_low_us)" == $((50 * S))
@@ -53,7 +66,7 @@ run() {
 	for h in h1 h2 h3; do
 		tb_flow $h "$1" 0 > /dev/null
 	done
-	TB_RESULT=$1 tb_measure 3 6
+	TB_RESULT=$1 tb_measure 2 5
 	tb_exec h1 $UNOCTL -j sock show > "$OUT_DIR/sock-$1.json"
 	tb_flows_stop
 	tb_log "$1: $TB_TOTAL Mbit/s, backlog p50 $(p50 "$1") B," \
@@ -62,19 +75,28 @@ run() {
 p50() { jq .backlog_p50_bytes "$OUT_DIR/$1.json"; }
 sock() { jq "[.[] | select(.cc == \"$1\") | .$1.$2] | max" "$OUT_DIR/sock-$1.json"; }
 
-for cc in cubic swift timely; do
+for cc in cubic swift timely bpf_swift bpf_timely; do
 	run $cc
+done
+for cc in swift timely; do
+	$UNOCTL cc bpf unregister $cc
+	tb_check "bpf_${cc}_unregistered" \
+		"$(grep -cw "bpf_$cc" /proc/sys/net/ipv4/tcp_available_congestion_control)" == 0
 done
 
 tb_check cubic_fills_the_buffer "$(p50 cubic)" ">=" $((LIMIT / 2))
-for cc in swift timely; do
+for cc in swift timely bpf_swift bpf_timely; do
 	tb_check "${cc}_utilisation" "$(jq .utilisation "$OUT_DIR/$cc.json")" ">=" 0.8
 done
 tb_check swift_reports_target "$(sock swift target_us)" == $((base_us + 3200))
 tb_check timely_reports_rate "$(sock timely rate_kbps)" ">" 0
 # Swift: its target queue, twice for the VM's RTT noise; the windows'
 # cap alone would leave two BDPs.
-tb_check swift_backlog_p50 "$(p50 swift)" "<=" $((2 * 3200 * RATE / 8))
+for cc in swift bpf_swift; do
+	tb_check "${cc}_backlog_p50" "$(p50 $cc)" "<=" $((2 * 3200 * RATE / 8))
+done
 # TIMELY: well below the full buffer cubic keeps.
-tb_check timely_backlog_p50_vs_cubic "$(p50 timely)" "<=" "$(($(p50 cubic) * 3 / 4))"
+for cc in timely bpf_timely; do
+	tb_check "${cc}_backlog_p50_vs_cubic" "$(p50 $cc)" "<=" "$(($(p50 cubic) * 3 / 4))"
+done
 tb_exit
