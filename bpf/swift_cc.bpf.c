@@ -10,7 +10,12 @@
  * One object for every kernel (tcp_ca.h): the window is applied on each
  * ACK in pkts_acked, which brings the RTT sample, and again in
  * cong_avoid; the pacing rate of a window below one packet in
- * min_tso_segs, after tcp_update_pacing_rate() has rewritten it.
+ * min_tso_segs, after tcp_update_pacing_rate() has rewritten it. Where it
+ * differs from tcp_swift: pkts_acked counts the segments cumulatively
+ * acknowledged (an ACK of SACKed data only brings no sample), PRR sets
+ * the window in recovery (towards the law's, set_state), and a segment
+ * sent outside tcp_write_xmit() (a retransmission on an ACK) leaves at
+ * TCP's own pacing rate.
  */
 #include "tcp_ca.h"
 #include "swift_core.h"
@@ -44,6 +49,7 @@ const volatile struct bpf_swift_conf conf = {
 struct bpf_swift {
 	struct swift_state core;
 	u64 max_cwnd;
+	u8 rtt_known;
 };
 
 static __always_inline void bpf_swift_params(const struct bpf_swift *ca,
@@ -98,23 +104,31 @@ static __always_inline u64 bpf_swift_now_ns(const struct sock *sk)
 	return tcp_sk(sk)->tcp_mstamp * NSEC_PER_USEC;
 }
 
-SEC("struct_ops/bpf_swift_init")
-void BPF_PROG(bpf_swift_init, struct sock *sk)
+/* As tcp_swift_start(): on the base RTT, or again at the first sample. */
+static __always_inline void bpf_swift_start(struct sock *sk,
+					    struct bpf_swift *ca)
 {
-	struct bpf_swift *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 rtt_us = tcp_min_rtt(tp);
 	struct swift_params p;
 	u32 hops;
 
-	if (rtt_us == ~0U)
+	ca->rtt_known = rtt_us != ~0U;
+	if (!ca->rtt_known)
 		rtt_us = 0;
 	hops = rtt_us > conf.inter_rtt_us ? conf.hops_inter : conf.hops_intra;
 	ca->max_cwnd = bpf_swift_max_cwnd(rtt_us, tp->mss_cache);
 	bpf_swift_params(ca, &p);
 	swift_init(&ca->core, &p, hops, ca->max_cwnd);
+}
 
-	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+SEC("struct_ops/bpf_swift_init")
+void BPF_PROG(bpf_swift_init, struct sock *sk)
+{
+	struct bpf_swift *ca = inet_csk_ca(sk);
+
+	bpf_swift_start(sk, ca);
+	tcp_sk(sk)->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	if (sk->sk_pacing_status == SK_PACING_NONE)
 		sk->sk_pacing_status = SK_PACING_NEEDED;
 	bpf_swift_apply_cwnd(sk, ca);
@@ -133,6 +147,8 @@ void BPF_PROG(bpf_swift_pkts_acked, struct sock *sk,
 
 	if (rtt_us <= 0 || !acked)
 		return;
+	if (!ca->rtt_known)
+		bpf_swift_start(sk, ca);
 	bpf_swift_params(ca, &p);
 	swift_on_ack(&ca->core, &p, (u64)rtt_us * NSEC_PER_USEC, acked,
 		     bpf_swift_now_ns(sk));
@@ -153,29 +169,28 @@ u32 BPF_PROG(bpf_swift_min_tso_segs, struct sock *sk)
 	return 2;	/* the kernel's default, sysctl_tcp_min_tso_segs */
 }
 
+/*
+ * Fast recovery and every RTO, as tcp_swift_set_state(). In recovery,
+ * without cong_control, TCP's PRR sets the window on each ACK, towards
+ * snd_ssthresh: the law's window after its cut is that target, until
+ * the flow is Open again.
+ */
 SEC("struct_ops/bpf_swift_set_state")
 void BPF_PROG(bpf_swift_set_state, struct sock *sk, u8 new_state)
 {
 	struct bpf_swift *ca = inet_csk_ca(sk);
+	u64 now = bpf_swift_now_ns(sk);
 	struct swift_params p;
 
-	if (new_state != TCP_CA_Recovery)
-		return;
 	bpf_swift_params(ca, &p);
-	swift_on_fast_recovery(&ca->core, &p, bpf_swift_now_ns(sk));
-	bpf_swift_apply_cwnd(sk, ca);
-}
-
-SEC("struct_ops/bpf_swift_cwnd_event")
-void BPF_PROG(bpf_swift_cwnd_event, struct sock *sk, int ev)
-{
-	struct bpf_swift *ca = inet_csk_ca(sk);
-	struct swift_params p;
-
-	if (ev != CA_EVENT_LOSS)
-		return;
-	bpf_swift_params(ca, &p);
-	swift_on_rto(&ca->core, &p, bpf_swift_now_ns(sk));
+	if (new_state == TCP_CA_Recovery) {
+		swift_on_fast_recovery(&ca->core, &p, now);
+		tcp_sk(sk)->snd_ssthresh = swift_cwnd_segs(&ca->core);
+	} else if (new_state == TCP_CA_Loss) {
+		swift_on_rto(&ca->core, &p, now);
+	} else if (new_state == TCP_CA_Open) {
+		tcp_sk(sk)->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+	}
 }
 
 SEC("struct_ops/bpf_swift_ssthresh")
@@ -199,7 +214,6 @@ struct tcp_congestion_ops bpf_swift = {
 	.cong_avoid	= (void *)bpf_swift_cong_avoid,
 	.min_tso_segs	= (void *)bpf_swift_min_tso_segs,
 	.set_state	= (void *)bpf_swift_set_state,
-	.cwnd_event	= (void *)bpf_swift_cwnd_event,
 	.ssthresh	= (void *)bpf_swift_ssthresh,
 	.undo_cwnd	= (void *)bpf_swift_undo_cwnd,
 	.name		= "bpf_swift",

@@ -25,9 +25,10 @@
 #define USEC_PER_SEC		1000000UL
 #define NSEC_PER_USEC		1000UL
 
-/* enum tcp_ca_state, enum tcp_ca_event (the values are UAPI-stable) */
+/* enum tcp_ca_state (UAPI) */
+#define TCP_CA_Open		0
 #define TCP_CA_Recovery		3
-#define CA_EVENT_LOSS		5
+#define TCP_CA_Loss		4
 
 /* enum sk_pacing */
 #define SK_PACING_NONE		0
@@ -74,7 +75,6 @@ struct tcp_congestion_ops {
 	u32 (*ssthresh)(struct sock *sk);
 	void (*cong_avoid)(struct sock *sk, u32 ack, u32 acked);
 	void (*set_state)(struct sock *sk, u8 new_state);
-	void (*cwnd_event)(struct sock *sk, int ev);
 	void (*pkts_acked)(struct sock *sk, const struct ack_sample *sample);
 	u32 (*min_tso_segs)(struct sock *sk);
 	u32 (*undo_cwnd)(struct sock *sk);

@@ -10,7 +10,9 @@
  * in pkts_acked (the ACK that covers what was sent at the previous
  * update), the window that does not bind there and in cong_avoid, and the
  * law's rate as the pacing rate in min_tso_segs, after
- * tcp_update_pacing_rate() has rewritten it.
+ * tcp_update_pacing_rate() has rewritten it. Where it differs from
+ * tcp_timely: a segment sent outside tcp_write_xmit() (a retransmission
+ * on an ACK) leaves at TCP's own pacing rate.
  */
 #include "tcp_ca.h"
 #include "timely_core.h"
@@ -59,6 +61,8 @@ static __always_inline void bpf_timely_apply_cwnd(struct sock *sk,
 	u32 clamp = tp->snd_cwnd_clamp ? tp->snd_cwnd_clamp : 1;
 	u64 bytes, segs;
 
+	if (clamp > TCP_INFINITE_SSTHRESH)	/* snd_cwnd stays an int */
+		clamp = TCP_INFINITE_SSTHRESH;
 	if (min_rtt != ~0U && min_rtt > rtt_us)
 		rtt_us = min_rtt;
 	if (rtt_us > 60 * USEC_PER_SEC)
@@ -82,7 +86,8 @@ void BPF_PROG(bpf_timely_init, struct sock *sk)
 	if (sk->sk_pacing_status == SK_PACING_NONE)
 		sk->sk_pacing_status = SK_PACING_NEEDED;
 	bpf_timely_apply_cwnd(sk, ca);
-	sk->sk_pacing_rate = ca->core.rate;
+	if (ca->core.rate < sk->sk_max_pacing_rate)
+		sk->sk_pacing_rate = ca->core.rate;
 }
 
 /* One sample per RTT of data: TIMELY's completion event. */
@@ -119,14 +124,14 @@ u32 BPF_PROG(bpf_timely_min_tso_segs, struct sock *sk)
 	return 2;	/* the kernel's default, sysctl_tcp_min_tso_segs */
 }
 
-/* RTO: halve the rate, floor R_min (reflex.md 3.3, 7.11). */
-SEC("struct_ops/bpf_timely_cwnd_event")
-void BPF_PROG(bpf_timely_cwnd_event, struct sock *sk, int ev)
+/* Every RTO: halve the rate, floor R_min, as tcp_timely_set_state(). */
+SEC("struct_ops/bpf_timely_set_state")
+void BPF_PROG(bpf_timely_set_state, struct sock *sk, u8 new_state)
 {
 	struct bpf_timely *ca = inet_csk_ca(sk);
 	struct timely_params p = conf.law;
 
-	if (ev != CA_EVENT_LOSS)
+	if (new_state != TCP_CA_Loss)
 		return;
 	timely_on_rto(&ca->core, &p);
 	ca->next_seq = tcp_sk(sk)->snd_nxt;
@@ -150,7 +155,7 @@ struct tcp_congestion_ops bpf_timely = {
 	.pkts_acked	= (void *)bpf_timely_pkts_acked,
 	.cong_avoid	= (void *)bpf_timely_cong_avoid,
 	.min_tso_segs	= (void *)bpf_timely_min_tso_segs,
-	.cwnd_event	= (void *)bpf_timely_cwnd_event,
+	.set_state	= (void *)bpf_timely_set_state,
 	.ssthresh	= (void *)bpf_timely_ssthresh,
 	.undo_cwnd	= (void *)bpf_timely_undo_cwnd,
 	.name		= "bpf_timely",

@@ -34,6 +34,7 @@ struct swift {
 	u64 max_cwnd;		/* micro-packets: the BDP cap of this flow */
 	u16 decreases;		/* for get_info, wrapping */
 	u8 inter;		/* 1: hops_inter hops */
+	u8 rtt_known;		/* started on a base RTT */
 };
 
 /* The tunables, in tcp_swift_params.h's units. */
@@ -172,27 +173,38 @@ static void tcp_swift_apply(struct sock *sk, const struct swift *ca)
 	WRITE_ONCE(sk->sk_pacing_rate, rate);
 }
 
-static void tcp_swift_init(struct sock *sk)
+/*
+ * Start the law on the flow's base RTT, the lowest TCP has seen: its
+ * class (hops), its BDP cap, and a window of that BDP, as RDMA flows start
+ * at line rate (reflex.md 7.12). Without one yet (a CC chosen before the
+ * handshake ended, a SYN-ACK without an RTT sample), the flow starts on
+ * one packet and starts again at its first RTT sample.
+ */
+static void tcp_swift_start(struct sock *sk, struct swift *ca)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct swift *ca = inet_csk_ca(sk);
 	u32 rtt_us = tcp_min_rtt(tp);
 	struct swift_params p;
 	u32 hops;
 
-	/* Before the handshake gave an RTT: one packet's worth of BDP. */
-	if (rtt_us == ~0U)
+	ca->rtt_known = rtt_us != ~0U;
+	if (!ca->rtt_known)
 		rtt_us = 0;
 	ca->inter = rtt_us > READ_ONCE(swift_conf.inter_rtt_us);
-	ca->decreases = 0;
 	hops = ca->inter ? READ_ONCE(swift_conf.hops_inter) :
 			   READ_ONCE(swift_conf.hops_intra);
 	ca->max_cwnd = tcp_swift_max_cwnd(rtt_us, tp->mss_cache);
 	tcp_swift_flow_params(ca, &p);
-	/* RDMA flows start at line rate: the path's BDP (reflex.md 7.12). */
 	swift_init(&ca->core, &p, hops, ca->max_cwnd);
+}
 
-	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+static void tcp_swift_init(struct sock *sk)
+{
+	struct swift *ca = inet_csk_ca(sk);
+
+	ca->decreases = 0;
+	tcp_swift_start(sk, ca);
+	tcp_sk(sk)->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	/* Internal pacing, unless fq paces the socket: windows below 1. */
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
 	tcp_swift_apply(sk, ca);
@@ -216,6 +228,8 @@ static void tcp_swift_cong_control(struct sock *sk, const struct rate_sample *rs
 	struct swift_params p;
 
 	if (rs->rtt_us > 0 && rs->acked_sacked > 0) {
+		if (!ca->rtt_known)
+			tcp_swift_start(sk, ca);
 		tcp_swift_flow_params(ca, &p);
 		/* Between a store's parts: keep the window this ACK. */
 		if (swift_params_valid(&p) &&
@@ -227,37 +241,31 @@ static void tcp_swift_cong_control(struct sock *sk, const struct rate_sample *rs
 	tcp_swift_apply(sk, ca);
 }
 
-/* Fast recovery: 1 - max_mdf, once per RTT (Swift Algorithm 1). */
+/*
+ * Swift Algorithm 1's loss events. Fast recovery: 1 - max_mdf, once per
+ * RTT. A retransmission timeout: tcp_enter_loss() enters Loss on every
+ * one, where CA_EVENT_LOSS comes only on the first of an episode, so that
+ * retx_reset in a row can be counted; it sets snd_cwnd to the packets in
+ * flight + 1 right after, and the next ACK applies the law's window.
+ */
 static void tcp_swift_set_state(struct sock *sk, u8 new_state)
 {
 	struct swift *ca = inet_csk_ca(sk);
+	u64 now = tcp_swift_now_ns(tcp_sk(sk));
 	struct swift_params p;
+	u32 ev;
 
-	if (new_state != TCP_CA_Recovery)
-		return;
 	tcp_swift_flow_params(ca, &p);
-	if (swift_on_fast_recovery(&ca->core, &p, tcp_swift_now_ns(tcp_sk(sk))) &
-	    SWIFT_EV_DECREASED)
-		ca->decreases++;
-	tcp_swift_apply(sk, ca);
-}
-
-static void tcp_swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
-{
-	struct swift *ca = inet_csk_ca(sk);
-	struct swift_params p;
-
-	/*
-	 * RTO: retx_reset in a row reset the window. tcp_enter_loss() sets
-	 * snd_cwnd to the packets in flight + 1 right after this; the next
-	 * ACK applies the law's window.
-	 */
-	if (ev != CA_EVENT_LOSS)
+	if (new_state == TCP_CA_Recovery)
+		ev = swift_on_fast_recovery(&ca->core, &p, now);
+	else if (new_state == TCP_CA_Loss)
+		ev = swift_on_rto(&ca->core, &p, now);
+	else
 		return;
-	tcp_swift_flow_params(ca, &p);
-	if (swift_on_rto(&ca->core, &p, tcp_swift_now_ns(tcp_sk(sk))) &
-	    SWIFT_EV_DECREASED)
+	if (ev & SWIFT_EV_DECREASED)
 		ca->decreases++;
+	if (new_state == TCP_CA_Recovery)
+		tcp_swift_apply(sk, ca);
 }
 
 /* Swift reacts to recovery itself: no state exit rewrites cwnd. */
@@ -271,7 +279,8 @@ static u32 tcp_swift_undo_cwnd(struct sock *sk)
 {
 	const struct swift *ca = inet_csk_ca(sk);
 
-	return swift_cwnd_segs(&ca->core);
+	return min(swift_cwnd_segs(&ca->core),
+		   max(tcp_sk(sk)->snd_cwnd_clamp, 1U));
 }
 
 static size_t tcp_swift_get_info(struct sock *sk, u32 ext, int *attr,
@@ -308,7 +317,6 @@ static struct tcp_congestion_ops tcp_swift __read_mostly = {
 	.cong_control	= tcp_swift_cong_control,
 	.undo_cwnd	= tcp_swift_undo_cwnd,
 	.set_state	= tcp_swift_set_state,
-	.cwnd_event	= tcp_swift_cwnd_event,
 	.get_info	= tcp_swift_get_info,
 	.owner		= THIS_MODULE,
 	.name		= "swift",

@@ -148,8 +148,11 @@ static void tcp_timely_apply(struct sock *sk, const struct timely *ca)
 	/* rate < 2^40 and rtt_us < 2^32: the product needs 128 bits */
 	bytes = div_u64(mul_u64_u64_div_u64(rate, rtt_us, USEC_PER_SEC) *
 			READ_ONCE(timely_conf.cwnd_gain_pct), 100);
+	/* tcp_snd_cwnd_set() takes no more than INT_MAX */
 	tcp_snd_cwnd_set(tp, clamp_t(u64, div_u64(bytes, max(tp->mss_cache, 1U)),
-				     TCP_INIT_CWND, max(tp->snd_cwnd_clamp, 1U)));
+				     TCP_INIT_CWND,
+				     clamp(tp->snd_cwnd_clamp, 1U,
+					   TCP_INFINITE_SSTHRESH)));
 	WRITE_ONCE(sk->sk_pacing_rate,
 		   min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
 }
@@ -195,13 +198,17 @@ static void tcp_timely_cong_control(struct sock *sk,
 	tcp_timely_apply(sk, ca);
 }
 
-static void tcp_timely_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+/*
+ * RTO: halve the rate, floor R_min (reflex.md 3.3, 7.11), on each one:
+ * tcp_enter_loss() enters Loss on every timeout, where CA_EVENT_LOSS
+ * comes only on the first of an episode.
+ */
+static void tcp_timely_set_state(struct sock *sk, u8 new_state)
 {
 	struct timely *ca = inet_csk_ca(sk);
 	struct timely_params p;
 
-	/* RTO: halve the rate, floor R_min (reflex.md 3.3, 7.11). */
-	if (ev != CA_EVENT_LOSS)
+	if (new_state != TCP_CA_Loss)
 		return;
 	timely_params_fill(&p, NULL, 0);
 	timely_on_rto(&ca->core, &p);
@@ -246,7 +253,7 @@ static struct tcp_congestion_ops tcp_timely __read_mostly = {
 	.ssthresh	= tcp_timely_ssthresh,
 	.cong_control	= tcp_timely_cong_control,
 	.undo_cwnd	= tcp_timely_undo_cwnd,
-	.cwnd_event	= tcp_timely_cwnd_event,
+	.set_state	= tcp_timely_set_state,
 	.get_info	= tcp_timely_get_info,
 	.owner		= THIS_MODULE,
 	.name		= "timely",
