@@ -58,7 +58,11 @@ static int uno_nl_param_store(struct uno_nl_cc *cc, struct uno_nl_param *p,
 			      u32 v)
 {
 	lockdep_assert_held(&uno_nl_lock);
-	if (cc->valid && !cc->valid(p->val, v))
+	/*
+	 * Values given to insmod are stored before module_init, in the
+	 * command line's order: those are checked together there.
+	 */
+	if (uno_nl_cc && cc->valid && !cc->valid(p->val, v))
 		return -EINVAL;
 	WRITE_ONCE(*p->val, v);
 	if (cc->gen) {
@@ -301,8 +305,9 @@ static void uno_nl_unregister(void)
  * @cc: its name, parameter table and generation counter
  * @ops: the tcp_congestion_ops
  *
- * The module_init of a CC module: the family first, so that the
- * parameters can be read as soon as the CC can be chosen.
+ * The module_init of a CC module: the values given to insmod checked
+ * together, then the family, so that the parameters can be read as soon
+ * as the CC can be chosen.
  *
  * Return: 0, or the error of either registration (neither is left).
  */
@@ -311,6 +316,11 @@ static int __init uno_nl_register_cc(struct uno_nl_cc *cc,
 {
 	int err;
 
+	if (cc->valid && !cc->valid(NULL, 0)) {
+		pr_err("%s: the parameters given do not agree with each other\n",
+		       KBUILD_MODNAME);
+		return -EINVAL;
+	}
 	err = uno_nl_register(cc);
 	if (err)
 		return err;
