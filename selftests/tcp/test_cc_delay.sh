@@ -43,18 +43,26 @@ tb_set_param tcp_timely t_high_us $((500 * S))
 tb_set_param tcp_timely t_low_us $((50 * S))
 tb_set_param tcp_timely min_rtt_us $((20 * S))
 
+# Refused by the same check as the module's, before anything is loaded.
+$UNOCTL cc bpf register timely t_low_us $((50 * S)) t_high_us $((40 * S)) 2> "$TB_RUN/refused"
+tb_check bpf_timely_crossing_band_refused "$(grep -c 'do not agree' "$TB_RUN/refused")" == 1
+tb_check bpf_timely_not_registered \
+	"$(grep -cw bpf_timely /proc/sys/net/ipv4/tcp_available_congestion_control)" == 0
 $UNOCTL cc bpf register swift link_rate_mbps $RATE base_rtt_ns $((base_us * 1000)) \
 	base_delay_ns $((200 * S)) hop_delay_ns $((1000 * S)) inter_rtt_us $((100 * S)) ||
 	tb_die "unoctl cc bpf register swift"
 $UNOCTL cc bpf register timely link_rate_mbps $RATE t_high_us $((500 * S)) \
 	t_low_us $((50 * S)) min_rtt_us $((20 * S)) ||
 	tb_die "unoctl cc bpf register timely"
-$UNOCTL cc bpf register timely t_low_us $((50 * S)) t_high_us $((40 * S)) 2>/dev/null
-tb_check bpf_timely_crossing_band_refused "$?" "!=" 0
 
 echo $((600 * S)) > /sys/module/tcp_timely/parameters/t_low_us 2>/dev/null
 tb_check timely_crossing_band_refused "$?" "!=" 0
 tb_check timely_t_low_kept "$(cat /sys/module/tcp_timely/parameters/t_low_us)" == $((50 * S))
+# unoctl sets a band in either order: T_low first is refused, then taken.
+$UNOCTL cc set timely t_low_us $((600 * S)) t_high_us $((1000 * S))
+tb_check timely_band_moved_up "$(cat /sys/module/tcp_timely/parameters/t_low_us)" == $((600 * S))
+$UNOCTL cc set timely t_high_us $((500 * S)) t_low_us $((50 * S))
+tb_check timely_band_moved_back "$(cat /sys/module/tcp_timely/parameters/t_high_us)" == $((500 * S))
 
 tb_qdisc_sampler tor p0 0.2
 # run CC: three flows' goodput and the port's backlog over a window, and

@@ -58,10 +58,14 @@ void swift_conf_set(bpf_swift_conf &c, const std::string &name, uint32_t v)
 		throw BpfCcError("bpf_swift has no parameter '" + name + "'");
 }
 
-// The map of a registered struct_ops CC of that name, or -1.
-int struct_ops_map_fd(const std::string &name)
+// Unregisters the struct_ops CC of that name: deletes the one element of
+// each struct_ops map so named. A map of an unregistered CC lives on while
+// a socket runs it, with the same name, and refuses (EINPROGRESS, ENOENT):
+// registered is the map whose delete succeeds. Returns whether one did.
+bool delete_struct_ops(const std::string &name)
 {
 	uint32_t id = 0;
+	bool done = false;
 
 	while (!bpf_map_get_next_id(id, &id)) {
 		int fd = bpf_map_get_fd_by_id(id);
@@ -69,12 +73,20 @@ int struct_ops_map_fd(const std::string &name)
 			continue;
 		bpf_map_info info = {};
 		uint32_t len = sizeof(info);
+		const uint32_t key = 0;
 		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
-		    info.type == BPF_MAP_TYPE_STRUCT_OPS && name == info.name)
-			return fd;
+		    info.type == BPF_MAP_TYPE_STRUCT_OPS && name == info.name) {
+			if (!bpf_map_delete_elem(fd, &key))
+				done = true;
+			else if (errno != EINPROGRESS && errno != ENOENT) {
+				int err = errno;
+				close(fd);
+				throw BpfCcError(name + ": cannot unregister: " + errno_text(err));
+			}
+		}
 		close(fd);
 	}
-	return -1;
+	return done;
 }
 
 // Every given parameter is one of tcp_<cc>'s, within its range.
@@ -210,15 +222,8 @@ void bpf_cc_unregister(const std::string &cc)
 {
 	if (!bpf_cc_known(cc))
 		throw BpfCcError("no BPF host for '" + cc + "' (known: swift, timely)");
-	int fd = struct_ops_map_fd(bpf_cc_name(cc));
-	if (fd < 0)
+	if (!delete_struct_ops(bpf_cc_name(cc)))
 		throw BpfCcError(bpf_cc_name(cc) + " is not registered");
-	const uint32_t key = 0;
-	int err = bpf_map_delete_elem(fd, &key);
-	int saved = errno;
-	close(fd);
-	if (err)
-		throw BpfCcError(bpf_cc_name(cc) + ": cannot unregister: " + errno_text(saved));
 }
 
 } // namespace uno

@@ -125,18 +125,30 @@ int cc_set(const std::string &cc, const std::vector<std::string> &args, bool for
 			return fail(cc + " " + err, kExitUsage);
 		sets.push_back({ args[i], pv->name, pv->value });
 	}
+	// Values the module checks together (TIMELY's T_low <= T_high) may be
+	// refused until another of the command is set: what was refused is
+	// tried again while a pass sets anything, as unod does.
 	uno::UnoGenl genl;
-	for (const auto &s : sets) {
-		try {
-			genl.set(cc, s.name, s.value);
-		} catch (const uno::NlError &e) {
-			std::string what = e.what();
-			// The kernel's own words, and the errno when they are not it.
-			if (what != std::strerror(e.err()))
-				what += " (" + std::string(std::strerror(e.err())) + ")";
-			return fail("set " + cc + " " + s.name + " " + std::to_string(s.value) + ": " +
-				    what);
+	while (!sets.empty()) {
+		std::vector<Set> refused;
+		std::string why;
+		for (const auto &s : sets) {
+			try {
+				genl.set(cc, s.name, s.value);
+			} catch (const uno::NlError &e) {
+				std::string what = e.what();
+				// The kernel's own words, and the errno when they are not it.
+				if (what != std::strerror(e.err()))
+					what += " (" + std::string(std::strerror(e.err())) + ")";
+				if (why.empty())
+					why = "set " + cc + " " + s.name + " " + std::to_string(s.value) +
+					      ": " + what;
+				refused.push_back(s);
+			}
 		}
+		if (refused.size() == sets.size())
+			return fail(why);
+		sets = std::move(refused);
 	}
 	return kExitOk;
 }
@@ -364,7 +376,7 @@ int cc_bpf_unregister(const std::string &cc)
 bool ours(const std::string &cc)
 {
 	return cc.starts_with("uno") || cc.starts_with("smartt") || cc == "swift" ||
-	       cc == "timely";
+	       cc == "timely" || cc == "bpf_swift" || cc == "bpf_timely";
 }
 
 std::string endpoint(const std::string &addr, uint16_t port, uint8_t family)
