@@ -93,8 +93,14 @@ for cc in swift timely; do
 done
 
 tb_check cubic_fills_the_buffer "$(p50 cubic)" ">=" $((LIMIT / 2))
-for cc in swift timely bpf_swift bpf_timely; do
+# TIMELY's rate swings (the queue empty half the time, 750 KB at p99): it
+# filled 0.82-0.86 of the link in the runs that set these bounds, where
+# Swift filled 0.98 (the bound leaves room for a slower host).
+for cc in swift bpf_swift; do
 	tb_check "${cc}_utilisation" "$(jq .utilisation "$OUT_DIR/$cc.json")" ">=" 0.8
+done
+for cc in timely bpf_timely; do
+	tb_check "${cc}_utilisation" "$(jq .utilisation "$OUT_DIR/$cc.json")" ">=" 0.7
 done
 tb_check swift_reports_target "$(sock swift target_us)" == $((base_us + 3200))
 tb_check timely_reports_rate "$(sock timely rate_kbps)" ">" 0
