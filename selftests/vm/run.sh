@@ -81,14 +81,26 @@ fi
 # TCG by default: KVM nested in this workplace's VMs boots the kernel and
 # then hangs (and -cpu host dies on an MSR), so it is opt-in. An icount VM
 # is TCG whatever UNO_VM_ACCEL says.
+#
+# Under TCG the guest CPU has no CMPXCHG16B (qemu64 without cx16). Twice
+# a guest kernel died right at SLUB's per-CPU fast path, which is that
+# instruction (this_cpu_cmpxchg_double), with an EFLAGS no CPU can hold:
+# CI's icount VM lost skbuff_fclone_cache's freelist in test_eval_n3
+# (EFLAGS 0x3c986696: DF and NT set), and a local run double-faulted in
+# test_eval_n5 on the instruction itself (EFLAGS 0x7bdf5a42, the low half
+# of RAX, 0x7bdf5a00, with ZF). QEMU 7.2's TCG computes the flags of an
+# unlocked CMPXCHG16B in a helper from the condition-code state it was
+# given (8.0 inlined the instruction), and an IRET that restores DF or NT
+# from such flags corrupts memory. Without cx16 the kernel takes its own
+# emulation, interrupts off (this_cpu_cmpxchg16b_emu).
 accel() {
 	if [ "$1" = icount ]; then
-		echo "-accel tcg -icount shift=0,sleep=off -smp 1"
+		echo "-accel tcg -icount shift=0,sleep=off -smp 1 -cpu qemu64,-cx16"
 		return
 	fi
 	case "${UNO_VM_ACCEL:-tcg}" in
 	kvm) echo "-accel kvm -smp 2" ;;
-	*) echo "-accel tcg -smp 2" ;;
+	*) echo "-accel tcg -smp 2 -cpu qemu64,-cx16" ;;
 	esac
 }
 
