@@ -59,21 +59,6 @@ static __always_inline void bpf_swift_params(const struct bpf_swift *ca,
 	p->max_cwnd = ca->max_cwnd > p->min_cwnd ? ca->max_cwnd : p->min_cwnd;
 }
 
-/* The flow's BDP cap, micro-packets, as tcp_swift_max_cwnd(). */
-static __always_inline u64 bpf_swift_max_cwnd(u32 rtt_us, u32 mss)
-{
-	u64 bytes, pct_pkts;
-
-	if (rtt_us > 10 * USEC_PER_SEC)
-		rtt_us = 10 * USEC_PER_SEC;
-	bytes = (u64)conf.link_rate_mbps * rtt_us / 8;
-	pct_pkts = bytes * conf.max_cwnd_bdp_pct / (mss ? mss : 1);
-	if (pct_pkts >= SWIFT_CWND_MAX / (SWIFT_CWND_ONE / 100))
-		return SWIFT_CWND_MAX;
-	pct_pkts *= SWIFT_CWND_ONE / 100;
-	return pct_pkts > SWIFT_CWND_ONE ? pct_pkts : SWIFT_CWND_ONE;
-}
-
 static __always_inline void bpf_swift_apply_cwnd(struct sock *sk,
 						 const struct bpf_swift *ca)
 {
@@ -117,7 +102,8 @@ static __always_inline void bpf_swift_start(struct sock *sk,
 	if (!ca->rtt_known)
 		rtt_us = 0;
 	hops = rtt_us > conf.inter_rtt_us ? conf.hops_inter : conf.hops_intra;
-	ca->max_cwnd = bpf_swift_max_cwnd(rtt_us, tp->mss_cache);
+	ca->max_cwnd = swift_bdp_cwnd(conf.link_rate_mbps, conf.max_cwnd_bdp_pct,
+				      rtt_us, tp->mss_cache);
 	bpf_swift_params(ca, &p);
 	swift_init(&ca->core, &p, hops, ca->max_cwnd);
 }

@@ -141,23 +141,6 @@ static void tcp_swift_flow_params(const struct swift *ca,
 	swift_params_fill(p, ca->max_cwnd, NULL, 0);
 }
 
-/*
- * The flow's BDP at the line rate, micro-packets: C [Mbit/s] x RTT [us] / 8
- * bytes, over the MSS, times max_cwnd_bdp_pct; at least one packet. With
- * the RTT below 10 s every product stays within 64 bits.
- */
-static u64 tcp_swift_max_cwnd(u32 rtt_us, u32 mss)
-{
-	u64 bytes = div_u64((u64)READ_ONCE(swift_conf.link_rate_mbps) *
-			    min_t(u32, rtt_us, 10 * USEC_PER_SEC), 8);
-	u64 pct_pkts = div_u64(bytes * READ_ONCE(swift_conf.max_cwnd_bdp_pct),
-			       max(mss, 1U));
-
-	if (pct_pkts >= div64_u64(SWIFT_CWND_MAX, SWIFT_CWND_ONE / 100))
-		return SWIFT_CWND_MAX;
-	return max_t(u64, pct_pkts * (SWIFT_CWND_ONE / 100), SWIFT_CWND_ONE);
-}
-
 /* Hand the window to TCP; below one packet, pacing carries it. */
 static void tcp_swift_apply(struct sock *sk, const struct swift *ca)
 {
@@ -193,7 +176,9 @@ static void tcp_swift_start(struct sock *sk, struct swift *ca)
 	ca->inter = rtt_us > READ_ONCE(swift_conf.inter_rtt_us);
 	hops = ca->inter ? READ_ONCE(swift_conf.hops_inter) :
 			   READ_ONCE(swift_conf.hops_intra);
-	ca->max_cwnd = tcp_swift_max_cwnd(rtt_us, tp->mss_cache);
+	ca->max_cwnd = swift_bdp_cwnd(READ_ONCE(swift_conf.link_rate_mbps),
+				      READ_ONCE(swift_conf.max_cwnd_bdp_pct),
+				      rtt_us, tp->mss_cache);
 	tcp_swift_flow_params(ca, &p);
 	swift_init(&ca->core, &p, hops, ca->max_cwnd);
 }

@@ -435,6 +435,28 @@ static __always_inline u64 swift_pacing_rate(const struct swift_state *s,
 }
 
 /*
+ * A transport host's BDP cap (reflex.md 3.2: max_cwnd is the BDP of the
+ * line rate at the flow's base RTT), micro-packets: pct % of link_mbps x
+ * rtt_us / 8 bytes over mss, at least one packet, at most SWIFT_CWND_MAX.
+ * The RTT is capped at 10 s, so that every product stays in 64 bits
+ * (10^7 x 10^7 / 8 x 10^4 < 2^57).
+ */
+static __always_inline u64 swift_bdp_cwnd(u32 link_mbps, u32 pct, u32 rtt_us,
+					  u32 mss)
+{
+	u64 bytes, pct_pkts;
+
+	if (rtt_us > 10000000U)
+		rtt_us = 10000000U;
+	bytes = div_u64((u64)link_mbps * rtt_us, 8);
+	pct_pkts = div_u64(bytes * pct, mss ? mss : 1);
+	if (pct_pkts >= div64_u64(SWIFT_CWND_MAX, SWIFT_CWND_ONE / 100))
+		return SWIFT_CWND_MAX;
+	pct_pkts *= SWIFT_CWND_ONE / 100;
+	return pct_pkts > SWIFT_CWND_ONE ? pct_pkts : SWIFT_CWND_ONE;
+}
+
+/*
  * The window in whole segments for the transport (snd_cwnd): at least 1,
  * since below one packet pacing carries the rate.
  */
