@@ -20,6 +20,7 @@
 #include "tcp_ca.h"
 #include "swift_core.h"
 #include "swift_cc.h"
+#include "reflex_cc.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -45,11 +46,12 @@ const volatile struct bpf_swift_conf conf = {
 	.inter_rtt_us = SWIFT_DEF_INTER_RTT_US,
 };
 
-/* In icsk_ca_priv, as tcp_swift's. */
+/* In icsk_ca_priv, as tcp_swift's, and the flow's Reflex mode. */
 struct bpf_swift {
 	struct swift_state core;
 	u64 max_cwnd;
 	u8 rtt_known;
+	u8 rfx;			/* RFX_CC_* */
 };
 
 static __always_inline void bpf_swift_params(const struct bpf_swift *ca,
@@ -59,28 +61,52 @@ static __always_inline void bpf_swift_params(const struct bpf_swift *ca,
 	p->max_cwnd = ca->max_cwnd > p->min_cwnd ? ca->max_cwnd : p->min_cwnd;
 }
 
+/*
+ * A Reflex flow's window describes the near-source loop, so it is paced
+ * as a rate, cwnd x MSS / max(RTT_src, base RTT), and its window in
+ * flight is what that rate needs over the end-to-end RTT, or the law's
+ * if larger (reflex.md 3.3, swift_reflex_window = rate_equivalent).
+ */
+static __always_inline u64 bpf_swift_reflex_rate(struct sock *sk,
+						 const struct bpf_swift *ca)
+{
+	u32 rtt = ca->core.rtt_ns > conf.law.base_rtt_ns ?
+		  ca->core.rtt_ns : conf.law.base_rtt_ns;
+
+	return swift_pacing_rate(&ca->core, tcp_sk(sk)->mss_cache, rtt ? rtt : 1);
+}
+
 static __always_inline void bpf_swift_apply_cwnd(struct sock *sk,
 						 const struct bpf_swift *ca)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	u32 segs = swift_cwnd_segs(&ca->core);
+	u64 segs = swift_cwnd_segs(&ca->core), flight;
 	u32 clamp = tp->snd_cwnd_clamp;
+	u32 mss = tp->mss_cache ? tp->mss_cache : 1;
 
-	tp->snd_cwnd = segs < clamp ? segs : (clamp ? clamp : 1);
+	if (ca->rfx == RFX_CC_REFLEX) {
+		/* bytes/s x us / 10^6, the rate below 2^40, srtt below 2^24 */
+		flight = bpf_swift_reflex_rate(sk, ca) * (tp->srtt_us >> 3) /
+			 USEC_PER_SEC / mss;
+		if (flight > segs)
+			segs = flight;
+	}
+	tp->snd_cwnd = segs < clamp ? (u32)segs : (clamp ? clamp : 1);
 }
 
 static __always_inline void bpf_swift_apply_pacing(struct sock *sk,
 						   const struct bpf_swift *ca)
 {
 	unsigned long rate = sk->sk_max_pacing_rate;
-	u64 r;
+	u64 r = 0;
 
-	if (ca->core.cwnd < SWIFT_CWND_ONE && ca->core.rtt_ns) {
+	if (ca->rfx == RFX_CC_REFLEX)
+		r = bpf_swift_reflex_rate(sk, ca);
+	else if (ca->core.cwnd < SWIFT_CWND_ONE && ca->core.rtt_ns)
 		r = swift_pacing_rate(&ca->core, tcp_sk(sk)->mss_cache,
 				      ca->core.rtt_ns);
-		if (r < rate)
-			rate = r;
-	}
+	if (r && r < rate)
+		rate = r;
 	sk->sk_pacing_rate = rate;
 }
 
@@ -89,7 +115,11 @@ static __always_inline u64 bpf_swift_now_ns(const struct sock *sk)
 	return tcp_sk(sk)->tcp_mstamp * NSEC_PER_USEC;
 }
 
-/* As tcp_swift_start(): on the base RTT, or again at the first sample. */
+/*
+ * As tcp_swift_start(): on the base RTT, or again at the first sample. A
+ * Reflex flow's law runs the near-source loop, an intra-DC one: its hops
+ * and its BDP are the base RTT's.
+ */
 static __always_inline void bpf_swift_start(struct sock *sk,
 					    struct bpf_swift *ca)
 {
@@ -102,10 +132,30 @@ static __always_inline void bpf_swift_start(struct sock *sk,
 	if (!ca->rtt_known)
 		rtt_us = 0;
 	hops = rtt_us > conf.inter_rtt_us ? conf.hops_inter : conf.hops_intra;
+	ca->rfx = rfx_cc_decide(sk, conf.reflex_inter_rtt_us);
+	if (ca->rfx == RFX_CC_REFLEX) {
+		rtt_us = conf.law.base_rtt_ns / 1000;
+		hops = conf.hops_intra;
+	}
 	ca->max_cwnd = swift_bdp_cwnd(conf.link_rate_mbps, conf.max_cwnd_bdp_pct,
 				      rtt_us, tp->mss_cache);
 	bpf_swift_params(ca, &p);
 	swift_init(&ca->core, &p, hops, ca->max_cwnd);
+}
+
+/* An RTT sample into the law, recorded if Reflex is on. */
+static __always_inline void bpf_swift_sample(struct sock *sk,
+					     struct bpf_swift *ca, u64 rtt_ns,
+					     u32 acked, bool src)
+{
+	u64 before = ca->core.cwnd;
+	struct swift_params p;
+
+	bpf_swift_params(ca, &p);
+	swift_on_ack(&ca->core, &p, rtt_ns, acked, bpf_swift_now_ns(sk));
+	if (conf.reflex_inter_rtt_us)
+		rfx_cc_record(sk, src, ca->core.cwnd < before,
+			      src ? bpf_swift_reflex_rate(sk, ca) : sk->sk_pacing_rate);
 }
 
 SEC("struct_ops/bpf_swift_init")
@@ -121,7 +171,10 @@ void BPF_PROG(bpf_swift_init, struct sock *sk)
 	bpf_swift_apply_pacing(sk, ca);
 }
 
-/* Every ACK that acknowledges data, with its RTT sample. */
+/*
+ * Every ACK that acknowledges data, with its RTT sample; a Reflex flow's
+ * bring none (reflex_cc.h).
+ */
 SEC("struct_ops/bpf_swift_pkts_acked")
 void BPF_PROG(bpf_swift_pkts_acked, struct sock *sk,
 	      const struct ack_sample *sample)
@@ -129,15 +182,13 @@ void BPF_PROG(bpf_swift_pkts_acked, struct sock *sk,
 	struct bpf_swift *ca = inet_csk_ca(sk);
 	s32 rtt_us = sample->rtt_us;
 	u32 acked = sample->pkts_acked;
-	struct swift_params p;
 
 	if (rtt_us <= 0 || !acked)
 		return;
 	if (!ca->rtt_known)
 		bpf_swift_start(sk, ca);
-	bpf_swift_params(ca, &p);
-	swift_on_ack(&ca->core, &p, (u64)rtt_us * NSEC_PER_USEC, acked,
-		     bpf_swift_now_ns(sk));
+	if (ca->rfx != RFX_CC_REFLEX)
+		bpf_swift_sample(sk, ca, (u64)rtt_us * NSEC_PER_USEC, acked, false);
 	bpf_swift_apply_cwnd(sk, ca);
 }
 
@@ -147,11 +198,23 @@ void BPF_PROG(bpf_swift_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	bpf_swift_apply_cwnd(sk, inet_csk_ca(sk));
 }
 
-/* Before each transmit: the rate tcp_update_pacing_rate() overwrote. */
+/*
+ * Before each transmit: a Reflex flow's near-source samples, as one ACK
+ * of the packets they covered at the latest RTT_src (reflex.md 3.3), and
+ * the rate tcp_update_pacing_rate() overwrote.
+ */
 SEC("struct_ops/bpf_swift_min_tso_segs")
 u32 BPF_PROG(bpf_swift_min_tso_segs, struct sock *sk)
 {
-	bpf_swift_apply_pacing(sk, inet_csk_ca(sk));
+	struct bpf_swift *ca = inet_csk_ca(sk);
+	u64 rtt_ns;
+	u32 acked;
+
+	if (ca->rfx == RFX_CC_REFLEX && rfx_cc_take(sk, &rtt_ns, &acked)) {
+		bpf_swift_sample(sk, ca, rtt_ns, acked, true);
+		bpf_swift_apply_cwnd(sk, ca);
+	}
+	bpf_swift_apply_pacing(sk, ca);
 	return 2;	/* the kernel's default, sysctl_tcp_min_tso_segs */
 }
 
@@ -193,6 +256,15 @@ u32 BPF_PROG(bpf_swift_undo_cwnd, struct sock *sk)
 	return swift_cwnd_segs(&ca->core);
 }
 
+SEC("struct_ops/bpf_swift_release")
+void BPF_PROG(bpf_swift_release, struct sock *sk)
+{
+	const struct bpf_swift *ca = inet_csk_ca(sk);
+
+	if (conf.reflex_inter_rtt_us)
+		rfx_cc_release(sk, ca->rfx);
+}
+
 SEC(".struct_ops")
 struct tcp_congestion_ops bpf_swift = {
 	.init		= (void *)bpf_swift_init,
@@ -202,5 +274,6 @@ struct tcp_congestion_ops bpf_swift = {
 	.set_state	= (void *)bpf_swift_set_state,
 	.ssthresh	= (void *)bpf_swift_ssthresh,
 	.undo_cwnd	= (void *)bpf_swift_undo_cwnd,
+	.release	= (void *)bpf_swift_release,
 	.name		= "bpf_swift",
 };

@@ -15,6 +15,7 @@ struct bpf_swift_conf {
 	u32 hops_intra;
 	u32 hops_inter;
 	u32 inter_rtt_us;
+	u32 reflex_inter_rtt_us;	/* 0: end to end (reflex_cc.h) */
 };
 
 #endif /* _UNO_SWIFT_CC_H */

@@ -34,7 +34,16 @@
 #define SK_PACING_NONE		0
 #define SK_PACING_NEEDED	1
 
+/* The addresses: CO-RE finds them inside the kernel's anonymous unions. */
+struct sock_common {
+	__be32 skc_daddr;
+	__be32 skc_rcv_saddr;
+	__be16 skc_dport;
+	u16 skc_num;		/* the local port, host order */
+} __attribute__((preserve_access_index));
+
 struct sock {
+	struct sock_common __sk_common;
 	unsigned long sk_pacing_rate;
 	unsigned long sk_max_pacing_rate;
 	u8 sk_pacing_status;

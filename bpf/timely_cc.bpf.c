@@ -17,6 +17,7 @@
 #include "tcp_ca.h"
 #include "timely_core.h"
 #include "timely_cc.h"
+#include "reflex_cc.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -41,10 +42,11 @@ const volatile struct bpf_timely_conf conf = {
 	.cwnd_gain_pct = TIMELY_DEF_CWND_GAIN_PCT,
 };
 
-/* In icsk_ca_priv, as tcp_timely's. */
+/* In icsk_ca_priv, as tcp_timely's, and the flow's Reflex mode. */
 struct bpf_timely {
 	struct timely_state core;
 	u32 next_seq;
+	u8 rfx;			/* RFX_CC_* */
 };
 
 /*
@@ -82,6 +84,7 @@ void BPF_PROG(bpf_timely_init, struct sock *sk)
 
 	timely_init(&ca->core, &p);
 	ca->next_seq = tcp_sk(sk)->snd_nxt;
+	ca->rfx = rfx_cc_decide(sk, conf.reflex_inter_rtt_us);
 	tcp_sk(sk)->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	if (sk->sk_pacing_status == SK_PACING_NONE)
 		sk->sk_pacing_status = SK_PACING_NEEDED;
@@ -90,19 +93,37 @@ void BPF_PROG(bpf_timely_init, struct sock *sk)
 		sk->sk_pacing_rate = ca->core.rate;
 }
 
-/* One sample per RTT of data: TIMELY's completion event. */
+/* An RTT sample into the law, recorded if Reflex is on. */
+static __always_inline void bpf_timely_sample(struct sock *sk,
+					      struct bpf_timely *ca,
+					      u64 rtt_ns, bool src)
+{
+	struct timely_params p = conf.law;
+	u64 before = ca->core.rate;
+
+	timely_on_rtt_sample(&ca->core, &p, rtt_ns);
+	if (conf.reflex_inter_rtt_us)
+		rfx_cc_record(sk, src, ca->core.rate < before, ca->core.rate);
+}
+
+/*
+ * One sample per RTT of data: TIMELY's completion event. A Reflex flow's
+ * own ACKs bring none (reflex_cc.h).
+ */
 SEC("struct_ops/bpf_timely_pkts_acked")
 void BPF_PROG(bpf_timely_pkts_acked, struct sock *sk,
 	      const struct ack_sample *sample)
 {
 	struct bpf_timely *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct timely_params p = conf.law;
 	s32 rtt_us = sample->rtt_us;
 
-	if (rtt_us > 0 && !before(tp->snd_una, ca->next_seq)) {
+	if (ca->rfx == RFX_CC_UNDECIDED)
+		ca->rfx = rfx_cc_decide(sk, conf.reflex_inter_rtt_us);
+	if (ca->rfx == RFX_CC_E2E && rtt_us > 0 &&
+	    !before(tp->snd_una, ca->next_seq)) {
 		ca->next_seq = tp->snd_nxt;
-		timely_on_rtt_sample(&ca->core, &p, (u64)rtt_us * NSEC_PER_USEC);
+		bpf_timely_sample(sk, ca, (u64)rtt_us * NSEC_PER_USEC, false);
 	}
 	bpf_timely_apply_cwnd(sk, ca);
 }
@@ -113,13 +134,23 @@ void BPF_PROG(bpf_timely_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	bpf_timely_apply_cwnd(sk, inet_csk_ca(sk));
 }
 
-/* Before each transmit: the rate tcp_update_pacing_rate() overwrote. */
+/*
+ * Before each transmit: a Reflex flow's near-source samples, each one
+ * TIMELY sample (reflex.md 3.3; several since the last transmit count as
+ * the latest), and the rate tcp_update_pacing_rate() overwrote.
+ */
 SEC("struct_ops/bpf_timely_min_tso_segs")
 u32 BPF_PROG(bpf_timely_min_tso_segs, struct sock *sk)
 {
-	const struct bpf_timely *ca = inet_csk_ca(sk);
+	struct bpf_timely *ca = inet_csk_ca(sk);
 	unsigned long rate = sk->sk_max_pacing_rate;
+	u64 rtt_ns;
+	u32 acked;
 
+	if (ca->rfx == RFX_CC_REFLEX && rfx_cc_take(sk, &rtt_ns, &acked)) {
+		bpf_timely_sample(sk, ca, rtt_ns, true);
+		bpf_timely_apply_cwnd(sk, ca);
+	}
 	sk->sk_pacing_rate = ca->core.rate < rate ? ca->core.rate : rate;
 	return 2;	/* the kernel's default, sysctl_tcp_min_tso_segs */
 }
@@ -149,6 +180,15 @@ u32 BPF_PROG(bpf_timely_undo_cwnd, struct sock *sk)
 	return tcp_sk(sk)->snd_cwnd;
 }
 
+SEC("struct_ops/bpf_timely_release")
+void BPF_PROG(bpf_timely_release, struct sock *sk)
+{
+	const struct bpf_timely *ca = inet_csk_ca(sk);
+
+	if (conf.reflex_inter_rtt_us)
+		rfx_cc_release(sk, ca->rfx);
+}
+
 SEC(".struct_ops")
 struct tcp_congestion_ops bpf_timely = {
 	.init		= (void *)bpf_timely_init,
@@ -158,5 +198,6 @@ struct tcp_congestion_ops bpf_timely = {
 	.set_state	= (void *)bpf_timely_set_state,
 	.ssthresh	= (void *)bpf_timely_ssthresh,
 	.undo_cwnd	= (void *)bpf_timely_undo_cwnd,
+	.release	= (void *)bpf_timely_release,
 	.name		= "bpf_timely",
 };

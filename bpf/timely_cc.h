@@ -11,6 +11,7 @@
 struct bpf_timely_conf {
 	struct timely_params law;
 	u32 cwnd_gain_pct;
+	u32 reflex_inter_rtt_us;	/* 0: end to end (reflex_cc.h) */
 };
 
 #endif /* _UNO_TIMELY_CC_H */

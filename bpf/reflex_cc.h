@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A struct_ops CC's side of Reflex (reflex.md 2.5, 3.3): which of its
+ * flows take near-source samples, the mailbox they come through
+ * (reflex_sk.h) and the record of each flow in rfx_flows. Include
+ * tcp_ca.h first.
+ *
+ * With reflex_inter_rtt_us 0 (the default) the CC is the end-to-end one
+ * and none of this runs. Otherwise every flow is recorded, and a flow
+ * whose handshake RTT is above it, an inter-DC flow, takes its RTT
+ * samples from the gateway's pseudo-ACKs only: it gets a mailbox, and
+ * its own ACKs bring the law no sample (2.5 on_real_ack). A flow that
+ * never sees near-source congestion then keeps its initial rate (2.5).
+ */
+#ifndef _UNO_REFLEX_CC_H
+#define _UNO_REFLEX_CC_H
+
+#include <linux/bpf.h>
+#include <bpf/bpf_endian.h>
+#include "reflex_core.h"
+#include "reflex_sk.h"
+
+/* A flow's mode, in the CC's private state. */
+#define RFX_CC_UNDECIDED	0	/* no handshake RTT yet */
+#define RFX_CC_E2E		1	/* samples from its own ACKs */
+#define RFX_CC_REFLEX		2	/* samples from pseudo-ACKs only */
+
+/* The data direction's key, as the gateway and the host see it. */
+static __always_inline void rfx_cc_key(const struct sock *sk,
+				       struct rfx_flow4 *key)
+{
+	key->saddr = sk->__sk_common.skc_rcv_saddr;
+	key->daddr = sk->__sk_common.skc_daddr;
+	key->sport = bpf_htons(sk->__sk_common.skc_num);
+	key->dport = sk->__sk_common.skc_dport;
+}
+
+static __always_inline struct rfx_flow_info *rfx_cc_info(const struct sock *sk)
+{
+	struct rfx_flow4 key;
+
+	rfx_cc_key(sk, &key);
+	return bpf_map_lookup_elem(&rfx_flows, &key);
+}
+
+/*
+ * The flow's mode once its handshake RTT is known (RFX_CC_UNDECIDED
+ * before), with its record and, for a Reflex flow, its mailbox made.
+ */
+static __always_inline u8 rfx_cc_decide(struct sock *sk, u32 inter_rtt_us)
+{
+	u32 rtt_us = tcp_min_rtt(tcp_sk(sk));
+	struct rfx_flow_info info = {};
+	struct rfx_flow4 key;
+
+	if (!inter_rtt_us)
+		return RFX_CC_E2E;
+	if (rtt_us == ~0U)
+		return RFX_CC_UNDECIDED;
+	info.reflex = rtt_us > inter_rtt_us;
+	rfx_cc_key(sk, &key);
+	bpf_map_update_elem(&rfx_flows, &key, &info, BPF_ANY);
+	if (info.reflex &&
+	    bpf_sk_storage_get(&rfx_sk, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE))
+		return RFX_CC_REFLEX;
+	return RFX_CC_E2E;
+}
+
+/*
+ * Takes what the mailbox holds: the number of samples since the last
+ * call, the latest RTT_src in *rtt_ns and the packets they covered in
+ * *acked.
+ */
+static __always_inline u32 rfx_cc_take(struct sock *sk, u64 *rtt_ns, u32 *acked)
+{
+	struct rfx_sk_state *st = bpf_sk_storage_get(&rfx_sk, sk, NULL, 0);
+	u32 n;
+
+	if (!st)
+		return 0;
+	bpf_spin_lock(&st->lock);
+	n = st->pend_samples;
+	*rtt_ns = st->pend_rtt_ns;
+	*acked = st->pend_acked;
+	st->pend_samples = 0;
+	st->pend_acked = 0;
+	bpf_spin_unlock(&st->lock);
+	return n;
+}
+
+/*
+ * Records a sample the law took (from the gateway if src), whether it
+ * lowered the rate, and the rate the flow now has: the first lowering's
+ * time is when the control loop closed (issue 15's measure).
+ */
+static __always_inline void rfx_cc_record(struct sock *sk, bool src,
+					  bool cut, u64 rate)
+{
+	struct rfx_flow_info *info = rfx_cc_info(sk);
+
+	if (!info)
+		return;
+	if (src)
+		info->samples_src++;
+	else
+		info->samples_e2e++;
+	if (cut) {
+		info->cuts++;
+		if (!info->first_cut_ns)
+			info->first_cut_ns = bpf_ktime_get_ns();
+	}
+	info->rate_Bps = rate;
+	info->cwnd = tcp_sk(sk)->snd_cwnd;
+}
+
+/* The socket closes: its record goes; its mailbox goes with it. */
+static __always_inline void rfx_cc_release(struct sock *sk, u8 mode)
+{
+	struct rfx_flow4 key;
+
+	if (mode == RFX_CC_UNDECIDED)
+		return;
+	rfx_cc_key(sk, &key);
+	bpf_map_delete_elem(&rfx_flows, &key);
+}
+
+#endif /* _UNO_REFLEX_CC_H */
