@@ -7,9 +7,11 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "params.h"
+#include "reflex_datapath.h"
 
 #include "swift_core.h"
 #include "swift_cc.h"
@@ -36,6 +38,7 @@ void swift_conf_set(bpf_swift_conf &c, const std::string &name, uint32_t v)
 		{ "hops_intra", &c.hops_intra },
 		{ "hops_inter", &c.hops_inter },
 		{ "inter_rtt_us", &c.inter_rtt_us },
+		{ kReflexInterRttParam, &c.reflex_inter_rtt_us },
 		{ "base_rtt_ns", &l.base_rtt_ns },
 		{ "base_delay_ns", &l.base_delay_ns },
 		{ "hop_delay_ns", &l.hop_delay_ns },
@@ -89,10 +92,18 @@ bool delete_struct_ops(const std::string &name)
 	return done;
 }
 
-// Every given parameter is one of tcp_<cc>'s, within its range.
+// Every given parameter is one of tcp_<cc>'s or the hosts' own, within
+// its range.
 void check_ranges(const std::string &cc, const std::map<std::string, uint32_t> &params)
 {
 	for (const auto &[name, v] : params) {
+		if (name == kReflexInterRttParam) {
+			if (v > kReflexInterRttMax)
+				throw BpfCcError(name + ": value " + std::to_string(v) +
+						 " out of range 0.." +
+						 std::to_string(kReflexInterRttMax));
+			continue;
+		}
 		const ParamSpec *p = find_param(cc, name);
 		if (!p)
 			throw BpfCcError("bpf_" + cc + " has no parameter '" + name + "'");
@@ -102,11 +113,28 @@ void check_ranges(const std::string &cc, const std::map<std::string, uint32_t> &
 	}
 }
 
+// With Reflex on, the object's mailboxes and flow records are the ones
+// the host role of bpf/reflex.bpf.c uses: pinned once, reused by all.
+void share_reflex_maps(bpf_object *obj, uint32_t reflex_inter_rtt_us)
+{
+	if (!reflex_inter_rtt_us)
+		return;
+	if (mkdir("/sys/fs/bpf/uno", 0700) && errno != EEXIST)
+		throw BpfCcError("mkdir /sys/fs/bpf/uno: " + errno_text(errno) +
+				 " (is a bpf filesystem mounted at /sys/fs/bpf?)");
+	for (const char *m : { "rfx_sk", "rfx_flows" })
+		if (int err = bpf_map__set_pin_path(bpf_object__find_map_by_name(obj, m),
+						    rfx_shared_pin(m).c_str()))
+			throw BpfCcError(std::string("pinning ") + m + ": " + errno_text(err));
+}
+
 // Loads skel's object (configured) and registers its struct_ops map,
 // which stays registered when the skeleton goes: the kernel holds it.
 template <typename Skel>
-void load_and_register(Skel *skel, bpf_map *ops, const std::string &name)
+void load_and_register(Skel *skel, bpf_map *ops, const std::string &name,
+		       uint32_t reflex_inter_rtt_us)
 {
+	share_reflex_maps(skel->obj, reflex_inter_rtt_us);
 	if (int err = Skel::load(skel))
 		throw BpfCcError(name + ": the kernel refused the programs: " + errno_text(err));
 	bpf_link *link = bpf_map__attach_struct_ops(ops);
@@ -128,7 +156,8 @@ void register_swift(const std::map<std::string, uint32_t> &params)
 		if (!swift_params_valid(&skel->rodata->conf.law))
 			throw BpfCcError("bpf_swift: the parameters do not agree (a target of 0, "
 					 "or flow scaling's windows crossed)");
-		load_and_register(skel, skel->maps.bpf_swift, "bpf_swift");
+		load_and_register(skel, skel->maps.bpf_swift, "bpf_swift",
+				  skel->rodata->conf.reflex_inter_rtt_us);
 	} catch (...) {
 		swift_cc::destroy(skel);
 		throw;
@@ -155,7 +184,8 @@ bpf_timely_conf timely_conf_of(const std::map<std::string, uint32_t> &given)
 		{ "cwnd_gain_pct", TIMELY_DEF_CWND_GAIN_PCT },
 	};
 	for (const auto &[name, x] : given)
-		v.at(name) = x;
+		if (name != kReflexInterRttParam)
+			v.at(name) = x;
 	const uint64_t line = uint64_t(v["link_rate_mbps"]) * 125000;
 	const auto ns = [](uint32_t us) {
 		return uint32_t(std::min<uint64_t>(uint64_t(us) * 1000, TIMELY_RTT_MAX));
@@ -173,6 +203,8 @@ bpf_timely_conf timely_conf_of(const std::map<std::string, uint32_t> &given)
 	c.law.hai_thresh = v["hai_thresh"];
 	c.law.hai_mode = v["hai_gradient"] ? TIMELY_HAI_GRADIENT : TIMELY_HAI_ANY;
 	c.cwnd_gain_pct = v["cwnd_gain_pct"];
+	if (auto r = given.find(kReflexInterRttParam); r != given.end())
+		c.reflex_inter_rtt_us = r->second;
 	return c;
 }
 
@@ -187,7 +219,8 @@ void register_timely(const std::map<std::string, uint32_t> &params)
 		throw BpfCcError("bpf_timely: cannot open the object: " + errno_text(errno));
 	try {
 		skel->rodata->conf = conf;
-		load_and_register(skel, skel->maps.bpf_timely, "bpf_timely");
+		load_and_register(skel, skel->maps.bpf_timely, "bpf_timely",
+				  conf.reflex_inter_rtt_us);
 	} catch (...) {
 		timely_cc::destroy(skel);
 		throw;

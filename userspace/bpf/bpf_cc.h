@@ -22,6 +22,13 @@ struct BpfCcError : std::runtime_error {
 	using std::runtime_error::runtime_error;
 };
 
+// The BPF hosts' own parameter, not the module's: 0 (the default) runs
+// the law end to end; otherwise a flow whose handshake RTT is above this
+// many us takes its samples from Reflex's pseudo-ACKs only
+// (bpf/reflex_cc.h), and every flow is recorded in rfx_flows.
+constexpr const char *kReflexInterRttParam = "reflex_inter_rtt_us";
+constexpr uint32_t kReflexInterRttMax = 4000000;
+
 // "swift", "timely": the laws with a BPF host.
 bool bpf_cc_known(const std::string &cc);
 // "bpf_swift": the tcp_congestion_ops name of its BPF host.

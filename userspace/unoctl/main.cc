@@ -15,15 +15,19 @@
 
 #include <CLI/CLI.hpp>
 #include <linux/pkt_sched.h>
+#include <arpa/inet.h>
 #include <net/if.h>
 #include <nlohmann/json.hpp>
 
 #include "bpf_cc.h"
+#include "core_types.h"
 #include "config.h"
 #include "lb.h"
 #include "params.h"
 #include "phantom_units.h"
 #include "rc.h"
+#include "reflex_core.h"
+#include "reflex_datapath.h"
 #include "socket.h"
 
 using nlohmann::json;
@@ -51,6 +55,26 @@ int fail(const std::string &msg, int code = kExitFail)
 void print_json(const json &j)
 {
 	std::cout << j.dump(g_opts.pretty ? 2 : -1) << '\n';
+}
+
+std::optional<uint64_t> parse_u64(const std::string &text)
+{
+	if (text.empty() || text[0] == '-')
+		return std::nullopt;
+	char *end = nullptr;
+	errno = 0;
+	const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+	if (errno || *end)
+		return std::nullopt;
+	return v;
+}
+
+std::optional<uint32_t> parse_u32(const std::string &text)
+{
+	auto v = parse_u64(text);
+	if (!v || *v > UINT32_MAX)
+		return std::nullopt;
+	return static_cast<uint32_t>(*v);
 }
 
 const char *apply_text(uint8_t a)
@@ -352,6 +376,13 @@ int cc_bpf_register(const std::string &cc, const std::vector<std::string> &args)
 		return fail("cc bpf register: expected CC [PARAM VALUE ...]", kExitUsage);
 	for (size_t i = 0; i < args.size(); i += 2) {
 		std::string err;
+		if (args[i] == uno::kReflexInterRttParam) {
+			auto v = parse_u32(args[i + 1]);
+			if (!v)
+				return fail(args[i] + ": expected an unsigned integer", kExitUsage);
+			params[args[i]] = *v;
+			continue;
+		}
 		auto pv = uno::parse_param(cc, args[i], args[i + 1], err);
 		if (!pv)
 			return fail(cc + " " + err, kExitUsage);
@@ -369,6 +400,165 @@ int cc_bpf_unregister(const std::string &cc)
 		return fail("cc bpf: no BPF host for '" + cc + "' (known: swift, timely)", kExitUsage);
 	uno::bpf_cc_unregister(cc);
 	return kExitOk;
+}
+
+// --- reflex ----------------------------------------------------------------
+
+// role KEY VALUE ... into c; an error message, or "" if all were taken.
+std::string reflex_parse(uno::RfxConf &c, const std::vector<std::string> &args)
+{
+	if (args.size() % 2)
+		return "expected KEY VALUE pairs";
+	for (size_t i = 0; i < args.size(); i += 2) {
+		const std::string &k = args[i], &v = args[i + 1];
+		const auto u64 = parse_u64(v);
+		const auto need = [&](uint64_t max) {
+			return u64 && *u64 <= max;
+		};
+		rfx_cfg &g = c.cfg;
+		in_addr a;
+		if (k == "dev" || k == "lan")
+			c.devs.push_back(v);
+		else if (k == "wan")
+			c.wan.push_back(v);
+		else if (k == "gateway" && inet_pton(AF_INET, v.c_str(), &a) == 1)
+			c.gateways.push_back(a.s_addr);
+		else if (k == "addr" && inet_pton(AF_INET, v.c_str(), &a) == 1)
+			g.lan_addr = a.s_addr;
+		else if (k == "k" && need(48))
+			g.k = static_cast<uint8_t>(*u64);
+		else if (k == "port" && need(65535))
+			g.port = static_cast<uint16_t>(*u64);
+		else if (k == "t_src_thresh_ns" && u64)
+			g.t_src_thresh_ns = *u64;
+		else if (k == "t_interval_ns" && u64)
+			g.t_interval_ns = *u64;
+		else if (k == "t_idle_gc_ns" && u64)
+			g.t_idle_gc_ns = *u64;
+		else if (k == "n_cool" && need(UINT32_MAX))
+			g.n_cool = static_cast<uint32_t>(*u64);
+		else if (k == "cool_unit" && (v == "pack" || v == "packet"))
+			g.cool_unit = v == "pack" ? NSF_COOL_PACK : NSF_COOL_PACKET;
+		else if (k == "emit" && need(1))
+			g.emit = static_cast<uint8_t>(*u64);
+		else
+			return k + " " + v + ": not a setting of this role, or a bad value";
+	}
+	return "";
+}
+
+int reflex_attach(uint32_t role, const std::vector<std::string> &args)
+{
+	uno::RfxConf c;
+	c.role = role;
+	c.cfg = uno::rfx_cfg_default();
+	const std::string err = reflex_parse(c, args);
+	if (!err.empty())
+		return fail(std::string("reflex ") + uno::rfx_role_name(role) + ": " + err, kExitUsage);
+	try {
+		uno::rfx_conf_check(c);
+	} catch (const uno::RfxError &e) {
+		return fail(std::string("reflex ") + uno::rfx_role_name(role) + ": " + e.what(),
+			    kExitUsage);
+	}
+	uno::rfx_attach(c);
+	return kExitOk;
+}
+
+std::string addr_text(uint32_t a)
+{
+	char buf[INET_ADDRSTRLEN];
+	return inet_ntop(AF_INET, &a, buf, sizeof(buf)) ? buf : "?";
+}
+
+json reflex_flow_key(const rfx_flow4 &k)
+{
+	return { { "src", addr_text(k.saddr) + ":" + std::to_string(ntohs(k.sport)) },
+		 { "dst", addr_text(k.daddr) + ":" + std::to_string(ntohs(k.dport)) } };
+}
+
+json reflex_json(const uno::RfxStatus &s)
+{
+	json stats = json::object();
+	for (uint32_t i = 0; i < __RFX_STAT_MAX; i++)
+		if (s.stats[i])
+			stats[uno::rfx_stat_name(i)] = s.stats[i];
+	const rfx_cfg &c = s.cfg;
+	json j = { { "role", uno::rfx_role_name(s.role) },
+		   { "k", c.k },
+		   { "port", c.port },
+		   { "counters", stats } };
+	if (s.role == RFX_ROLE_GATEWAY) {
+		j["t_src_thresh_ns"] = c.t_src_thresh_ns;
+		j["t_interval_ns"] = c.t_interval_ns;
+		j["t_idle_gc_ns"] = c.t_idle_gc_ns;
+		j["n_cool"] = c.n_cool;
+		j["cool_unit"] = c.cool_unit == NSF_COOL_PACK ? "pack" : "packet";
+		j["emit"] = c.emit;
+		j["addr"] = addr_text(c.lan_addr);
+		json flows = json::array();
+		static const char *const states[] = { "silent", "active", "cooling" };
+		for (const auto &f : s.nsf_flows) {
+			json fj = reflex_flow_key(f.key);
+			fj["state"] = f.state < 3 ? states[f.state] : "?";
+			fj["fb_seq"] = f.fb_seq;
+			fj["first_pack_ns"] = f.first_pack_ns;
+			fj["pack_ns"] = f.pack_ns;
+			flows.push_back(fj);
+		}
+		j["flows"] = flows;
+	}
+	if (s.role == RFX_ROLE_HOST) {
+		json flows = json::array();
+		for (const auto &f : s.host_flows) {
+			const rfx_flow_info &i = f.info;
+			json fj = reflex_flow_key(f.key);
+			fj["reflex"] = bool(i.reflex);
+			fj["first_cut_ns"] = i.first_cut_ns;
+			fj["rate_Bps"] = i.rate_Bps;
+			fj["cwnd"] = i.cwnd;
+			fj["cuts"] = i.cuts;
+			fj["samples_src"] = i.samples_src;
+			fj["samples_e2e"] = i.samples_e2e;
+			fj["fb_accepted"] = i.fb_accepted;
+			fj["fb_stale"] = i.fb_stale;
+			fj["fb_bad_rtt"] = i.fb_bad_rtt;
+			flows.push_back(fj);
+		}
+		j["flows"] = flows;
+	}
+	return j;
+}
+
+int reflex_show()
+{
+	json out = json::array();
+	for (const auto &s : uno::rfx_status())
+		out.push_back(reflex_json(s));
+	if (g_opts.json) {
+		print_json(out);
+		return kExitOk;
+	}
+	for (const auto &r : out) {
+		std::cout << "reflex " << r["role"].get<std::string>() << " k " << r["k"] << " port "
+			  << r["port"] << "\n";
+		for (const auto &[name, v] : r["counters"].items())
+			std::cout << "  " << name << " " << v << "\n";
+		if (r.contains("flows"))
+			for (const auto &f : r["flows"])
+				std::cout << "  flow " << f.dump() << "\n";
+	}
+	return kExitOk;
+}
+
+int reflex_detach(const std::string &role)
+{
+	for (uint32_t r = 0; r < __RFX_ROLE_MAX; r++)
+		if (role == uno::rfx_role_name(r)) {
+			uno::rfx_detach(r);
+			return kExitOk;
+		}
+	return fail("reflex detach: expected stamp, gateway or host", kExitUsage);
 }
 
 // --- sock ------------------------------------------------------------------
@@ -536,6 +726,9 @@ Examples:
   unoctl qdisc show dev eth0          phantom options and counters
   unoctl -j lb show dev eth0          the entropy datapath's settings and counters
   unoctl lb detach dev eth0           take it off (unod does, when [[lb]] goes)
+  unoctl reflex gateway lan down0 wan wan1 k 16   NSF on a DC's border router
+  unoctl reflex host dev eth0 gateway 10.10.0.254 k 16   a sender takes its pseudo-ACKs
+  unoctl -j reflex show               Reflex's roles here, counters and flows
   unoctl sock show                    TCP sockets running uno, smartt, swift or timely
   unoctl -j rc show                   UnoRC's defaults: [unorc] of /etc/uno/uno.toml
 
@@ -599,6 +792,25 @@ int main(int argc, char **argv)
 	auto *lb_detach_cmd = lb->add_subcommand("detach", "take a device's datapath off: dev DEV");
 	lb_detach_cmd->add_option("args", lb_args, "dev DEV");
 
+	auto *reflex = app.add_subcommand(
+		"reflex", "Reflex's datapath in this namespace (tc programs of bpf/reflex.bpf.c)");
+	reflex->require_subcommand(1);
+	std::vector<std::string> rfx_args;
+	std::string rfx_role;
+	auto *rfx_stamp_cmd = reflex->add_subcommand(
+		"stamp", "the IP-ID stamp on a leaf's host ports: dev DEV [dev DEV ...] [k K]");
+	auto *rfx_gateway_cmd = reflex->add_subcommand(
+		"gateway", "NSF: lan DEV wan DEV [wan DEV ...] [addr A] [k K] [port P] "
+			   "[t_src_thresh_ns N] [t_interval_ns N] [t_idle_gc_ns N] [n_cool N] "
+			   "[cool_unit pack|packet] [emit 0|1]");
+	auto *rfx_host_cmd = reflex->add_subcommand(
+		"host", "a sender's acceptance: dev DEV gateway A [gateway A ...] [k K] [port P]");
+	for (auto *c : { rfx_stamp_cmd, rfx_gateway_cmd, rfx_host_cmd })
+		c->add_option("args", rfx_args, "KEY VALUE pairs")->required();
+	auto *rfx_show_cmd = reflex->add_subcommand("show", "the roles here, counters and flows");
+	auto *rfx_detach_cmd = reflex->add_subcommand("detach", "take a role off: stamp|gateway|host");
+	rfx_detach_cmd->add_option("role", rfx_role, "stamp, gateway or host")->required();
+
 	auto *sock = app.add_subcommand("sock", "TCP sockets");
 	sock->require_subcommand(1);
 	bool all = false;
@@ -641,6 +853,16 @@ int main(int argc, char **argv)
 			return lb_show(lb_args);
 		if (*lb_detach_cmd)
 			return lb_detach(lb_args);
+		if (*rfx_stamp_cmd)
+			return reflex_attach(RFX_ROLE_STAMP, rfx_args);
+		if (*rfx_gateway_cmd)
+			return reflex_attach(RFX_ROLE_GATEWAY, rfx_args);
+		if (*rfx_host_cmd)
+			return reflex_attach(RFX_ROLE_HOST, rfx_args);
+		if (*rfx_show_cmd)
+			return reflex_show();
+		if (*rfx_detach_cmd)
+			return reflex_detach(rfx_role);
 		if (*sock_show_cmd)
 			return sock_show(all);
 		if (*rc_show_cmd)
@@ -651,6 +873,8 @@ int main(int argc, char **argv)
 	} catch (const uno::LbError &e) {
 		return fail(e.what());
 	} catch (const uno::BpfCcError &e) {
+		return fail(e.what());
+	} catch (const uno::RfxError &e) {
 		return fail(e.what());
 	}
 	return kExitUsage;

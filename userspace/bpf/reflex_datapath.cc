@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "reflex_datapath.h"
+
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "lb_datapath.h" // lb_pin_root(), lb_percpu_sum()
+#include "core_types.h"
+#include "reflex_core.h"
+#include "reflex_types.h"
+#include "reflex.skel.h"
+
+namespace uno {
+namespace {
+
+constexpr const char *kMaps[] = { "rfx_cfg", "rfx_stats", "nsf_flows", "rfx_gateways" };
+
+[[noreturn]] void fail(const std::string &what, int err)
+{
+	throw RfxError(what + ": " + std::strerror(err < 0 ? -err : err));
+}
+
+std::string role_dir(uint32_t role)
+{
+	return lb_pin_root() + "/reflex-" + rfx_role_name(role);
+}
+
+void make_dir(const std::string &path)
+{
+	if (mkdir(path.c_str(), 0700) && errno != EEXIST)
+		fail("mkdir " + path, errno);
+}
+
+int ifindex_of(const std::string &dev)
+{
+	const int ifindex = static_cast<int>(if_nametoindex(dev.c_str()));
+	if (!ifindex)
+		throw RfxError("device " + dev + ": no such device");
+	return ifindex;
+}
+
+bpf_tc_hook hook(int ifindex, bpf_tc_attach_point point)
+{
+	bpf_tc_hook h = {};
+	h.sz = sizeof(h);
+	h.ifindex = ifindex;
+	h.attach_point = point;
+	return h;
+}
+
+bpf_tc_opts our_filter(uint32_t role, int prog_fd = 0, uint32_t flags = 0)
+{
+	bpf_tc_opts o = {};
+	o.sz = sizeof(o);
+	o.handle = RFX_TC_HANDLE;
+	o.priority = static_cast<uint16_t>(RFX_TC_PRIO + role);
+	o.prog_fd = prog_fd;
+	o.flags = flags;
+	return o;
+}
+
+// prog on dev's clsact at point, a clsact made if there is none.
+void tc_put(uint32_t role, const std::string &dev, bpf_tc_attach_point point,
+	    const bpf_program *prog)
+{
+	bpf_tc_hook h = hook(ifindex_of(dev), point);
+	const libbpf_print_fn_t prev = libbpf_set_print(nullptr);
+	int err = bpf_tc_hook_create(&h); // EEXIST: there is one
+	libbpf_set_print(prev);
+	if (err && err != -EEXIST)
+		fail(dev + ": creating clsact", err);
+	bpf_tc_opts o = our_filter(role, bpf_program__fd(prog), BPF_TC_F_REPLACE);
+	if ((err = bpf_tc_attach(&h, &o)))
+		fail(dev + ": attaching " + bpf_program__name(prog), err);
+}
+
+// The role's filter off every device of the namespace where it runs a
+// program the role pinned in dir.
+void tc_remove_role(uint32_t role, const std::string &dir)
+{
+	struct if_nameindex *ifs = if_nameindex();
+	if (!ifs)
+		fail("listing devices", errno);
+	const libbpf_print_fn_t prev = libbpf_set_print(nullptr);
+	for (struct if_nameindex *i = ifs; i->if_index; i++) {
+		for (auto point : { BPF_TC_EGRESS, BPF_TC_INGRESS }) {
+			bpf_tc_hook h = hook(static_cast<int>(i->if_index), point);
+			bpf_tc_opts o = our_filter(role);
+			if (bpf_tc_query(&h, &o))
+				continue;
+			// the role's filter if its program is pinned in dir
+			bool ours = false;
+			for (const char *p : { "rfx_stamp", "nsf_egress", "nsf_build", "rfx_fb" }) {
+				int fd = bpf_obj_get((dir + "/" + p).c_str());
+				if (fd < 0)
+					continue;
+				bpf_prog_info info = {};
+				uint32_t len = sizeof(info);
+				if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.id == o.prog_id)
+					ours = true;
+				close(fd);
+			}
+			if (!ours)
+				continue;
+			o = our_filter(role);
+			bpf_tc_detach(&h, &o);
+		}
+	}
+	libbpf_set_print(prev);
+	if_freenameindex(ifs);
+}
+
+void unpin_role(const std::string &dir)
+{
+	for (const char *m : kMaps)
+		unlink((dir + "/" + m).c_str());
+	for (const char *p : { "rfx_stamp", "nsf_egress", "nsf_build", "rfx_fb" })
+		unlink((dir + "/" + p).c_str());
+	rmdir(dir.c_str());
+}
+
+struct SkelDelete {
+	void operator()(::reflex *s) const { reflex::destroy(s); }
+};
+using Skel = std::unique_ptr<::reflex, SkelDelete>;
+
+// The first IPv4 address of dev, network order.
+uint32_t addr_of(const std::string &dev)
+{
+	ifaddrs *ifa = nullptr;
+	if (getifaddrs(&ifa))
+		fail("listing addresses", errno);
+	uint32_t addr = 0;
+	for (ifaddrs *i = ifa; i && !addr; i = i->ifa_next)
+		if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && dev == i->ifa_name)
+			addr = reinterpret_cast<sockaddr_in *>(i->ifa_addr)->sin_addr.s_addr;
+	freeifaddrs(ifa);
+	if (!addr)
+		throw RfxError("device " + dev + " has no IPv4 address for the pseudo-ACKs");
+	return addr;
+}
+
+Skel open_skel(const RfxConf &c)
+{
+	Skel skel(reflex::open());
+	if (!skel)
+		fail("opening bpf/reflex.bpf.o", errno);
+	if (c.role == RFX_ROLE_HOST) {
+		for (const char *m : { "rfx_sk", "rfx_flows" }) {
+			bpf_map *map = bpf_object__find_map_by_name(skel->obj, m);
+			if (int err = bpf_map__set_pin_path(map, rfx_shared_pin(m).c_str()))
+				fail(std::string("pinning ") + m, err);
+		}
+	}
+	if (int err = reflex::load(skel.get()))
+		fail("the kernel refused bpf/reflex.bpf.o", err);
+	return skel;
+}
+
+void configure(const Skel &skel, const RfxConf &c)
+{
+	rfx_cfg cfg = c.cfg;
+	if (c.role == RFX_ROLE_GATEWAY) {
+		cfg.lan_ifindex = static_cast<uint32_t>(ifindex_of(c.devs[0]));
+		if (!cfg.lan_addr)
+			cfg.lan_addr = addr_of(c.devs[0]);
+	}
+	const uint32_t zero = 0;
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.rfx_cfg), &zero, &cfg, BPF_ANY))
+		fail("writing rfx_cfg", errno);
+	const uint8_t one = 1;
+	for (uint32_t gw : c.gateways)
+		if (bpf_map_update_elem(bpf_map__fd(skel->maps.rfx_gateways), &gw, &one, BPF_ANY))
+			fail("writing rfx_gateways", errno);
+}
+
+void pin_role(const Skel &skel, const std::string &dir)
+{
+	make_dir(lb_pin_root().substr(0, lb_pin_root().rfind('/')));
+	make_dir(lb_pin_root());
+	make_dir(dir);
+	for (const char *m : kMaps) {
+		bpf_map *map = bpf_object__find_map_by_name(skel->obj, m);
+		if (int err = bpf_map__pin(map, (dir + "/" + m).c_str()))
+			fail(std::string("pinning ") + m, err);
+	}
+	bpf_program *prog;
+	bpf_object__for_each_program(prog, skel->obj)
+		if (int err = bpf_program__pin(prog, (dir + "/" + bpf_program__name(prog)).c_str()))
+			fail(std::string("pinning ") + bpf_program__name(prog), err);
+}
+
+void attach_role(const Skel &skel, const RfxConf &c)
+{
+	switch (c.role) {
+	case RFX_ROLE_STAMP:
+		for (const auto &d : c.devs)
+			tc_put(c.role, d, BPF_TC_INGRESS, skel->progs.rfx_stamp);
+		break;
+	case RFX_ROLE_GATEWAY:
+		tc_put(c.role, c.devs[0], BPF_TC_INGRESS, skel->progs.nsf_build);
+		for (const auto &d : c.wan)
+			tc_put(c.role, d, BPF_TC_EGRESS, skel->progs.nsf_egress);
+		break;
+	default:
+		tc_put(c.role, c.devs[0], BPF_TC_INGRESS, skel->progs.rfx_fb);
+	}
+}
+
+template <typename K, typename V, typename F>
+void for_each_elem(int fd, F f)
+{
+	K key, next;
+	V val;
+	const K *prev = nullptr;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(fd, &key, &val))
+			f(key, val);
+	}
+}
+
+RfxStatus role_status(uint32_t role, const std::string &dir)
+{
+	RfxStatus s;
+	s.role = role;
+	const auto map_fd = [&](const char *m) { return bpf_obj_get((dir + "/" + m).c_str()); };
+	const uint32_t zero = 0;
+	int fd = map_fd("rfx_cfg");
+	if (fd >= 0) {
+		bpf_map_lookup_elem(fd, &zero, &s.cfg);
+		close(fd);
+	}
+	if ((fd = map_fd("rfx_stats")) >= 0) {
+		for (uint32_t i = 0; i < __RFX_STAT_MAX; i++)
+			s.stats[i] = lb_percpu_sum(fd, i);
+		close(fd);
+	}
+	if (role == RFX_ROLE_GATEWAY && (fd = map_fd("nsf_flows")) >= 0) {
+		for_each_elem<rfx_flow4, nsf_entry>(fd, [&](const rfx_flow4 &k, const nsf_entry &e) {
+			s.nsf_flows.push_back({ k, e.flow.state, e.flow.fb_seq, e.first_pack_ns,
+						e.pack_ns });
+		});
+		close(fd);
+	}
+	if (role == RFX_ROLE_HOST && (fd = bpf_obj_get(rfx_shared_pin("rfx_flows").c_str())) >= 0) {
+		for_each_elem<rfx_flow4, rfx_flow_info>(
+			fd, [&](const rfx_flow4 &k, const rfx_flow_info &i) {
+				s.host_flows.push_back({ k, i });
+			});
+		close(fd);
+	}
+	return s;
+}
+
+} // namespace
+
+const char *rfx_role_name(uint32_t role)
+{
+	static const char *const names[__RFX_ROLE_MAX] = { "stamp", "gateway", "host" };
+	return role < __RFX_ROLE_MAX ? names[role] : "?";
+}
+
+const char *rfx_stat_name(uint32_t stat)
+{
+	static const char *const names[__RFX_STAT_MAX] = {
+		"stamped",	 "nsf_data",	"nsf_packs",   "nsf_episodes", "nsf_clone_err",
+		"nsf_built",	 "nsf_build_err", "fb_accepted", "fb_stale",     "fb_bad_rtt",
+		"fb_no_flow",	 "fb_malformed", "fb_foreign",
+	};
+	return stat < __RFX_STAT_MAX ? names[stat] : "?";
+}
+
+std::string rfx_shared_pin(const std::string &map)
+{
+	return "/sys/fs/bpf/uno/" + map;
+}
+
+rfx_cfg rfx_cfg_default()
+{
+	nsf_params p;
+	nsf_params_default(&p, NSF_DEF_T_INTERVAL_TIMELY_NS);
+	rfx_cfg c = {};
+	c.t_src_thresh_ns = p.t_src_thresh_ns;
+	c.t_interval_ns = p.t_interval_ns;
+	c.t_idle_gc_ns = p.t_idle_gc_ns;
+	c.n_cool = p.n_cool;
+	c.cool_unit = p.cool_unit;
+	c.port = RFX_DEF_PORT;
+	c.k = 6;
+	c.emit = 1;
+	return c;
+}
+
+void rfx_conf_check(const RfxConf &c)
+{
+	nsf_params p = { c.cfg.t_src_thresh_ns, c.cfg.t_interval_ns, c.cfg.t_idle_gc_ns,
+			 c.cfg.n_cool, c.cfg.cool_unit };
+	if (c.role >= __RFX_ROLE_MAX)
+		throw RfxError("no such role");
+	if (c.role == RFX_ROLE_GATEWAY && !nsf_params_valid(&p))
+		throw RfxError("n_cool must be 1.." + std::to_string(NSF_N_COOL_MAX) +
+			       " and cool_unit pack or packet");
+	// a stamp of 16 bits of 2^k ns within 64 bits, its quarter period > 0
+	if (c.cfg.k > 48)
+		throw RfxError("k must be 0..48");
+	if (!c.cfg.port)
+		throw RfxError("the port must not be 0");
+	if (c.devs.empty() || (c.role != RFX_ROLE_STAMP && c.devs.size() != 1))
+		throw RfxError(std::string(rfx_role_name(c.role)) +
+			       (c.role == RFX_ROLE_STAMP ? ": at least one device" : ": one device"));
+	if (c.role == RFX_ROLE_GATEWAY && c.wan.empty())
+		throw RfxError("gateway: at least one WAN device");
+	if (c.role == RFX_ROLE_HOST && c.gateways.empty())
+		throw RfxError("host: at least one gateway address");
+	for (const auto &d : c.devs)
+		ifindex_of(d);
+	for (const auto &d : c.wan)
+		ifindex_of(d);
+}
+
+void rfx_attach(const RfxConf &c)
+{
+	rfx_conf_check(c);
+	if (c.role == RFX_ROLE_HOST)
+		make_dir("/sys/fs/bpf/uno");
+	Skel skel = open_skel(c);
+	configure(skel, c);
+	rfx_detach(c.role);
+	const std::string dir = role_dir(c.role);
+	try {
+		pin_role(skel, dir);
+		attach_role(skel, c);
+	} catch (...) {
+		rfx_detach(c.role);
+		throw;
+	}
+}
+
+void rfx_detach(uint32_t role)
+{
+	const std::string dir = role_dir(role);
+	tc_remove_role(role, dir);
+	unpin_role(dir);
+}
+
+std::vector<RfxStatus> rfx_status()
+{
+	std::vector<RfxStatus> all;
+	for (uint32_t role = 0; role < __RFX_ROLE_MAX; role++) {
+		const std::string dir = role_dir(role);
+		struct stat st;
+		if (!stat(dir.c_str(), &st))
+			all.push_back(role_status(role, dir));
+	}
+	return all;
+}
+
+} // namespace uno
