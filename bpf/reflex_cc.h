@@ -20,26 +20,37 @@
 #include "reflex_core.h"
 #include "reflex_sk.h"
 
-/* A flow's mode, in the CC's private state. */
+/* A flow's mode */
 #define RFX_CC_UNDECIDED	0	/* no handshake RTT yet */
 #define RFX_CC_E2E		1	/* samples from its own ACKs */
 #define RFX_CC_REFLEX		2	/* samples from pseudo-ACKs only */
 
+/*
+ * In the CC's private state. The local port is kept from the start: a
+ * closing socket gives its port up (inet_num 0) before its CC's release.
+ */
+struct rfx_cc {
+	__be16 sport;
+	u8 mode;		/* RFX_CC_* */
+};
+
 /* The data direction's key, as the gateway and the host see it. */
 static __always_inline void rfx_cc_key(const struct sock *sk,
+				       const struct rfx_cc *rc,
 				       struct rfx_flow4 *key)
 {
 	key->saddr = sk->__sk_common.skc_rcv_saddr;
 	key->daddr = sk->__sk_common.skc_daddr;
-	key->sport = bpf_htons(sk->__sk_common.skc_num);
+	key->sport = rc->sport;
 	key->dport = sk->__sk_common.skc_dport;
 }
 
-static __always_inline struct rfx_flow_info *rfx_cc_info(const struct sock *sk)
+static __always_inline struct rfx_flow_info *rfx_cc_info(const struct sock *sk,
+							 const struct rfx_cc *rc)
 {
 	struct rfx_flow4 key;
 
-	rfx_cc_key(sk, &key);
+	rfx_cc_key(sk, rc, &key);
 	return bpf_map_lookup_elem(&rfx_flows, &key);
 }
 
@@ -47,23 +58,27 @@ static __always_inline struct rfx_flow_info *rfx_cc_info(const struct sock *sk)
  * The flow's mode once its handshake RTT is known (RFX_CC_UNDECIDED
  * before), with its record and, for a Reflex flow, its mailbox made.
  */
-static __always_inline u8 rfx_cc_decide(struct sock *sk, u32 inter_rtt_us)
+static __always_inline void rfx_cc_decide(struct sock *sk, struct rfx_cc *rc,
+					  u32 inter_rtt_us)
 {
 	u32 rtt_us = tcp_min_rtt(tcp_sk(sk));
 	struct rfx_flow_info info = {};
 	struct rfx_flow4 key;
 
+	rc->mode = RFX_CC_E2E;
 	if (!inter_rtt_us)
-		return RFX_CC_E2E;
-	if (rtt_us == ~0U)
-		return RFX_CC_UNDECIDED;
+		return;
+	if (rtt_us == ~0U) {
+		rc->mode = RFX_CC_UNDECIDED;
+		return;
+	}
+	rc->sport = bpf_htons(sk->__sk_common.skc_num);
 	info.reflex = rtt_us > inter_rtt_us;
-	rfx_cc_key(sk, &key);
+	rfx_cc_key(sk, rc, &key);
 	bpf_map_update_elem(&rfx_flows, &key, &info, BPF_ANY);
 	if (info.reflex &&
 	    bpf_sk_storage_get(&rfx_sk, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE))
-		return RFX_CC_REFLEX;
-	return RFX_CC_E2E;
+		rc->mode = RFX_CC_REFLEX;
 }
 
 /*
@@ -93,10 +108,11 @@ static __always_inline u32 rfx_cc_take(struct sock *sk, u64 *rtt_ns, u32 *acked)
  * lowered the rate, and the rate the flow now has: the first lowering's
  * time is when the control loop closed (issue 15's measure).
  */
-static __always_inline void rfx_cc_record(struct sock *sk, bool src,
+static __always_inline void rfx_cc_record(struct sock *sk,
+					  const struct rfx_cc *rc, bool src,
 					  bool cut, u64 rate)
 {
-	struct rfx_flow_info *info = rfx_cc_info(sk);
+	struct rfx_flow_info *info = rfx_cc_info(sk, rc);
 
 	if (!info)
 		return;
@@ -114,13 +130,14 @@ static __always_inline void rfx_cc_record(struct sock *sk, bool src,
 }
 
 /* The socket closes: its record goes; its mailbox goes with it. */
-static __always_inline void rfx_cc_release(struct sock *sk, u8 mode)
+static __always_inline void rfx_cc_release(struct sock *sk,
+					   const struct rfx_cc *rc)
 {
 	struct rfx_flow4 key;
 
-	if (mode == RFX_CC_UNDECIDED)
+	if (rc->mode == RFX_CC_UNDECIDED)
 		return;
-	rfx_cc_key(sk, &key);
+	rfx_cc_key(sk, rc, &key);
 	bpf_map_delete_elem(&rfx_flows, &key);
 }
 

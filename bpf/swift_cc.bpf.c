@@ -51,7 +51,7 @@ struct bpf_swift {
 	struct swift_state core;
 	u64 max_cwnd;
 	u8 rtt_known;
-	u8 rfx;			/* RFX_CC_* */
+	struct rfx_cc rfx;
 };
 
 static __always_inline void bpf_swift_params(const struct bpf_swift *ca,
@@ -84,7 +84,7 @@ static __always_inline void bpf_swift_apply_cwnd(struct sock *sk,
 	u32 clamp = tp->snd_cwnd_clamp;
 	u32 mss = tp->mss_cache ? tp->mss_cache : 1;
 
-	if (ca->rfx == RFX_CC_REFLEX) {
+	if (ca->rfx.mode == RFX_CC_REFLEX) {
 		/* bytes/s x us / 10^6, the rate below 2^40, srtt below 2^24 */
 		flight = bpf_swift_reflex_rate(sk, ca) * (tp->srtt_us >> 3) /
 			 USEC_PER_SEC / mss;
@@ -100,7 +100,7 @@ static __always_inline void bpf_swift_apply_pacing(struct sock *sk,
 	unsigned long rate = sk->sk_max_pacing_rate;
 	u64 r = 0;
 
-	if (ca->rfx == RFX_CC_REFLEX)
+	if (ca->rfx.mode == RFX_CC_REFLEX)
 		r = bpf_swift_reflex_rate(sk, ca);
 	else if (ca->core.cwnd < SWIFT_CWND_ONE && ca->core.rtt_ns)
 		r = swift_pacing_rate(&ca->core, tcp_sk(sk)->mss_cache,
@@ -132,8 +132,8 @@ static __always_inline void bpf_swift_start(struct sock *sk,
 	if (!ca->rtt_known)
 		rtt_us = 0;
 	hops = rtt_us > conf.inter_rtt_us ? conf.hops_inter : conf.hops_intra;
-	ca->rfx = rfx_cc_decide(sk, conf.reflex_inter_rtt_us);
-	if (ca->rfx == RFX_CC_REFLEX) {
+	rfx_cc_decide(sk, &ca->rfx, conf.reflex_inter_rtt_us);
+	if (ca->rfx.mode == RFX_CC_REFLEX) {
 		rtt_us = conf.law.base_rtt_ns / 1000;
 		hops = conf.hops_intra;
 	}
@@ -154,7 +154,7 @@ static __always_inline void bpf_swift_sample(struct sock *sk,
 	bpf_swift_params(ca, &p);
 	swift_on_ack(&ca->core, &p, rtt_ns, acked, bpf_swift_now_ns(sk));
 	if (conf.reflex_inter_rtt_us)
-		rfx_cc_record(sk, src, ca->core.cwnd < before,
+		rfx_cc_record(sk, &ca->rfx, src, ca->core.cwnd < before,
 			      src ? bpf_swift_reflex_rate(sk, ca) : sk->sk_pacing_rate);
 }
 
@@ -187,7 +187,7 @@ void BPF_PROG(bpf_swift_pkts_acked, struct sock *sk,
 		return;
 	if (!ca->rtt_known)
 		bpf_swift_start(sk, ca);
-	if (ca->rfx != RFX_CC_REFLEX)
+	if (ca->rfx.mode != RFX_CC_REFLEX)
 		bpf_swift_sample(sk, ca, (u64)rtt_us * NSEC_PER_USEC, acked, false);
 	bpf_swift_apply_cwnd(sk, ca);
 }
@@ -210,7 +210,7 @@ u32 BPF_PROG(bpf_swift_min_tso_segs, struct sock *sk)
 	u64 rtt_ns;
 	u32 acked;
 
-	if (ca->rfx == RFX_CC_REFLEX && rfx_cc_take(sk, &rtt_ns, &acked)) {
+	if (ca->rfx.mode == RFX_CC_REFLEX && rfx_cc_take(sk, &rtt_ns, &acked)) {
 		bpf_swift_sample(sk, ca, rtt_ns, acked, true);
 		bpf_swift_apply_cwnd(sk, ca);
 	}
@@ -262,7 +262,7 @@ void BPF_PROG(bpf_swift_release, struct sock *sk)
 	const struct bpf_swift *ca = inet_csk_ca(sk);
 
 	if (conf.reflex_inter_rtt_us)
-		rfx_cc_release(sk, ca->rfx);
+		rfx_cc_release(sk, &ca->rfx);
 }
 
 SEC(".struct_ops")

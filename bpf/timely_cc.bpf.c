@@ -46,7 +46,7 @@ const volatile struct bpf_timely_conf conf = {
 struct bpf_timely {
 	struct timely_state core;
 	u32 next_seq;
-	u8 rfx;			/* RFX_CC_* */
+	struct rfx_cc rfx;
 };
 
 /*
@@ -84,7 +84,7 @@ void BPF_PROG(bpf_timely_init, struct sock *sk)
 
 	timely_init(&ca->core, &p);
 	ca->next_seq = tcp_sk(sk)->snd_nxt;
-	ca->rfx = rfx_cc_decide(sk, conf.reflex_inter_rtt_us);
+	rfx_cc_decide(sk, &ca->rfx, conf.reflex_inter_rtt_us);
 	tcp_sk(sk)->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	if (sk->sk_pacing_status == SK_PACING_NONE)
 		sk->sk_pacing_status = SK_PACING_NEEDED;
@@ -103,7 +103,7 @@ static __always_inline void bpf_timely_sample(struct sock *sk,
 
 	timely_on_rtt_sample(&ca->core, &p, rtt_ns);
 	if (conf.reflex_inter_rtt_us)
-		rfx_cc_record(sk, src, ca->core.rate < before, ca->core.rate);
+		rfx_cc_record(sk, &ca->rfx, src, ca->core.rate < before, ca->core.rate);
 }
 
 /*
@@ -118,9 +118,9 @@ void BPF_PROG(bpf_timely_pkts_acked, struct sock *sk,
 	struct tcp_sock *tp = tcp_sk(sk);
 	s32 rtt_us = sample->rtt_us;
 
-	if (ca->rfx == RFX_CC_UNDECIDED)
-		ca->rfx = rfx_cc_decide(sk, conf.reflex_inter_rtt_us);
-	if (ca->rfx == RFX_CC_E2E && rtt_us > 0 &&
+	if (ca->rfx.mode == RFX_CC_UNDECIDED)
+		rfx_cc_decide(sk, &ca->rfx, conf.reflex_inter_rtt_us);
+	if (ca->rfx.mode == RFX_CC_E2E && rtt_us > 0 &&
 	    !before(tp->snd_una, ca->next_seq)) {
 		ca->next_seq = tp->snd_nxt;
 		bpf_timely_sample(sk, ca, (u64)rtt_us * NSEC_PER_USEC, false);
@@ -147,7 +147,7 @@ u32 BPF_PROG(bpf_timely_min_tso_segs, struct sock *sk)
 	u64 rtt_ns;
 	u32 acked;
 
-	if (ca->rfx == RFX_CC_REFLEX && rfx_cc_take(sk, &rtt_ns, &acked)) {
+	if (ca->rfx.mode == RFX_CC_REFLEX && rfx_cc_take(sk, &rtt_ns, &acked)) {
 		bpf_timely_sample(sk, ca, rtt_ns, true);
 		bpf_timely_apply_cwnd(sk, ca);
 	}
@@ -186,7 +186,7 @@ void BPF_PROG(bpf_timely_release, struct sock *sk)
 	const struct bpf_timely *ca = inet_csk_ca(sk);
 
 	if (conf.reflex_inter_rtt_us)
-		rfx_cc_release(sk, ca->rfx);
+		rfx_cc_release(sk, &ca->rfx);
 }
 
 SEC(".struct_ops")
