@@ -106,7 +106,11 @@ struct rfx_tcp4 {
 	u32 payload;
 };
 
-/* A first fragment or an unfragmented one, with the whole TCP header. */
+/*
+ * A first fragment or an unfragmented one, with the whole TCP header, and
+ * whole: a frame cut short of its IP length carries less data than its
+ * header says, and is no segment to stamp or answer.
+ */
 static __always_inline bool rfx_parse_tcp4(struct __sk_buff *skb,
 					   struct rfx_tcp4 *p)
 {
@@ -115,7 +119,8 @@ static __always_inline bool rfx_parse_tcp4(struct __sk_buff *skb,
 	if (skb->protocol != bpf_htons(ETH_P_IP) ||
 	    bpf_skb_load_bytes(skb, ETH_HLEN, &p->ip, sizeof(p->ip)) ||
 	    p->ip.ihl < 5 || p->ip.protocol != IPPROTO_TCP ||
-	    (p->ip.frag_off & bpf_htons(IP_MF_OFFSET)))
+	    (p->ip.frag_off & bpf_htons(IP_MF_OFFSET)) ||
+	    ETH_HLEN + bpf_ntohs(p->ip.tot_len) > skb->len)
 		return false;
 	ip_len = p->ip.ihl * 4;
 	if (bpf_skb_load_bytes(skb, ETH_HLEN + ip_len, &p->tcp, sizeof(p->tcp)) ||
@@ -367,8 +372,11 @@ static __always_inline int nsf_send(struct __sk_buff *skb, __be32 daddr)
 	fib.ipv4_dst = daddr;
 	fib.ifindex = skb->ifindex;
 	rc = bpf_fib_lookup(skb, &fib, sizeof(fib), BPF_FIB_LOOKUP_OUTPUT);
-	if (rc != BPF_FIB_LKUP_RET_SUCCESS && rc != BPF_FIB_LKUP_RET_NO_NEIGH)
+	if (rc != BPF_FIB_LKUP_RET_SUCCESS && rc != BPF_FIB_LKUP_RET_NO_NEIGH) {
+		rfx_count(RFX_STAT_NSF_NO_ROUTE);
 		return TC_ACT_SHOT;
+	}
+	rfx_count(RFX_STAT_NSF_BUILT);
 	nh.nh_family = AF_INET;
 	nh.ipv4_nh = fib.ipv4_dst;	/* the next hop, after the lookup */
 	return bpf_redirect_neigh(fib.ifindex, &nh, sizeof(nh), 0);
@@ -391,7 +399,6 @@ int nsf_build(struct __sk_buff *skb)
 		rfx_count(RFX_STAT_NSF_BUILD_ERR);
 		return TC_ACT_SHOT;
 	}
-	rfx_count(RFX_STAT_NSF_BUILT);
 	return nsf_send(skb, p.ip.saddr);
 }
 

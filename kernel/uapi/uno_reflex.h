@@ -96,6 +96,7 @@ enum rfx_stat {
 	RFX_STAT_NSF_CLONE_ERR,	/* clones the kernel refused */
 	RFX_STAT_NSF_BUILT,	/* pseudo-ACKs sent toward their sender */
 	RFX_STAT_NSF_BUILD_ERR,	/* clones that could not be made one */
+	RFX_STAT_NSF_NO_ROUTE,	/* pseudo-ACKs with no route to their sender */
 	RFX_STAT_FB_ACCEPTED,	/* host: samples handed to a CC */
 	RFX_STAT_FB_STALE,	/* fb_seq not after the flow's last */
 	RFX_STAT_FB_BAD_RTT,	/* an echo whose age is impossible */

@@ -277,7 +277,7 @@ const char *rfx_stat_name(uint32_t stat)
 {
 	static const char *const names[__RFX_STAT_MAX] = {
 		"stamped",	 "nsf_data",	"nsf_packs",   "nsf_episodes", "nsf_clone_err",
-		"nsf_built",	 "nsf_build_err", "fb_accepted", "fb_stale",     "fb_bad_rtt",
+		"nsf_built",	 "nsf_build_err", "nsf_no_route", "fb_accepted", "fb_stale",     "fb_bad_rtt",
 		"fb_no_flow",	 "fb_malformed", "fb_foreign",
 	};
 	return stat < __RFX_STAT_MAX ? names[stat] : "?";

@@ -1,0 +1,1000 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Reflex's tc programs (bpf/reflex.bpf.c) in the running kernel: its
+// libbpf skeleton loaded, each program run on synthetic Ethernet frames
+// with BPF_PROG_TEST_RUN. rfx_stamp's IP ID is checked against the clock
+// read around the run and both checksums verified; nsf_egress's flow
+// entry, nsf_build's pseudo-ACK and rfx_fb's socket mailbox are read back
+// and checked field by field, every counter exactly. Frames a program
+// does not handle (other protocols, fragments, truncated at every
+// length) must pass unharmed and change nothing.
+//
+// Times: the programs read bpf_ktime_get_ns(), CLOCK_MONOTONIC, and so do
+// the tests, to build stamps (IP ID = (now >> k) & 0xffff). Every age is
+// chosen far from the bound it is tested against (see kK), so that the
+// time between the stamp and the run decides nothing; what depends on it
+// is checked between the clock read before and after the run.
+//
+// Loading needs CAP_BPF and CAP_NET_ADMIN (root). Where the kernel
+// refuses the load for want of privilege the tests are skipped with the
+// reason.
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/pkt_cls.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <gtest/gtest.h>
+
+#include "reflex.skel.h"
+#include "uno_reflex.h"
+// Last: core_user.h's names (BIT, likely) are the kernel's.
+#include "reflex_core.h"
+#include "reflex_types.h"
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+using Counts = std::vector<uint64_t>;
+
+constexpr uint32_t kSender = 0xc6336401;   // 198.51.100.1: the data's sender
+constexpr uint32_t kReceiver = 0xcb007102; // 203.0.113.2
+constexpr uint32_t kLanAddr = 0xc63364fe;  // 198.51.100.254: the gateway
+constexpr uint32_t kGateway = INADDR_LOOPBACK; // whose pseudo-ACKs a host takes
+constexpr uint16_t kSrcPort = 40000;
+constexpr uint16_t kDstPort = 5201;
+constexpr uint16_t kPort = RFX_DEF_PORT;
+// The stamp's unit, 2^k ns: k 13 (8.192 us, 4.3's value at S = 100), a
+// period of 537 ms, so that the ages below lie tens of ms from every
+// bound, which no scheduling delay of a loaded machine crosses between
+// the clock read that makes a stamp and the run that reads its age. (At
+// k 6 the whole period is 4.2 ms and RTT_SRC_MAX 1 ms.)
+constexpr uint8_t kK = 13;
+constexpr uint64_t kUnit = 1ULL << kK;
+constexpr uint64_t kUs = 1000;
+constexpr uint64_t kMs = 1000 * kUs;
+constexpr uint64_t kThresh = 20 * kMs; // T_src_thresh
+constexpr uint64_t kHot = 100 * kMs;   // a data packet's T_src that is above it
+constexpr uint64_t kRtt = 10 * kMs;    // an RTT_src a host accepts (max 134 ms)
+constexpr size_t kEthLen = 14;
+constexpr size_t kIp4Len = 20;
+constexpr size_t kTcpLen = 20;
+constexpr size_t kUdpLen = 8;
+constexpr size_t kL4 = kEthLen + kIp4Len;
+constexpr size_t kPackLen = kL4 + kUdpLen + sizeof(rfx_fb); // 90
+constexpr uint16_t kIpDf = 0x4000;
+constexpr uint8_t kTcpFin = 0x01;
+constexpr uint8_t kTcpSyn = 0x02;
+constexpr uint8_t kTcpRst = 0x04;
+constexpr uint8_t kTcpPsh = 0x08;
+constexpr uint8_t kTcpAck = 0x10;
+// RFX_PASS of reflex.bpf.c: what a program returns for a frame it leaves
+// as it is, the next filter's or the stack's.
+constexpr int kPass = TC_ACT_UNSPEC;
+
+void put16(Bytes &b, size_t at, uint16_t v)
+{
+	b[at] = static_cast<uint8_t>(v >> 8);
+	b[at + 1] = static_cast<uint8_t>(v);
+}
+
+void put32(Bytes &b, size_t at, uint32_t v)
+{
+	put16(b, at, static_cast<uint16_t>(v >> 16));
+	put16(b, at + 2, static_cast<uint16_t>(v));
+}
+
+uint16_t get16(const Bytes &b, size_t at)
+{
+	return static_cast<uint16_t>(b[at] << 8 | b[at + 1]);
+}
+
+uint32_t get32(const Bytes &b, size_t at)
+{
+	return static_cast<uint32_t>(get16(b, at)) << 16 | get16(b, at + 2);
+}
+
+// The one's complement sum of b[from, from + len), 16 bits at a time.
+uint32_t sum16(const Bytes &b, size_t from, size_t len, uint32_t sum = 0)
+{
+	for (size_t i = 0; i + 1 < len; i += 2)
+		sum += get16(b, from + i);
+	if (len & 1)
+		sum += static_cast<uint32_t>(b[from + len - 1]) << 8;
+	return sum;
+}
+
+uint16_t fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return static_cast<uint16_t>(~sum);
+}
+
+bool ip_checksum_ok(const Bytes &b)
+{
+	return fold(sum16(b, kEthLen, kIp4Len)) == 0;
+}
+
+// The L4 checksum over its pseudo-header (RFC 793, 768).
+uint32_t pseudo_sum(const Bytes &b)
+{
+	return sum16(b, kEthLen + 12, 8) + b[kEthLen + 9] +
+	       static_cast<uint32_t>(b.size() - kL4);
+}
+
+bool l4_checksum_ok(const Bytes &b)
+{
+	return fold(sum16(b, kL4, b.size() - kL4, pseudo_sum(b))) == 0;
+}
+
+uint64_t mono_ns()
+{
+	timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000 +
+	       static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// The IP-ID stamp of time t (4.3).
+uint16_t stamp_at(uint64_t t, uint8_t k = kK)
+{
+	return static_cast<uint16_t>(t >> k);
+}
+
+// The stamp `age` ns old now.
+uint16_t aged(uint64_t age)
+{
+	return stamp_at(mono_ns() - age);
+}
+
+// An IPv4 segment from kSender:sport to kReceiver:kDstPort, as its sender
+// stamped it: its IP header and TCP header (for any protocol: the
+// programs look at the number), `payload` bytes, both checksums right.
+struct Seg {
+	uint8_t proto = IPPROTO_TCP;
+	uint16_t id = 0x1234;
+	uint16_t frag = kIpDf; // flags and fragment offset
+	uint8_t flags = kTcpAck | kTcpPsh;
+	size_t payload = 100;
+	uint32_t seq = 0x11223344;
+	uint16_t sport = kSrcPort;
+};
+
+Bytes seg_frame(const Seg &s)
+{
+	Bytes b(kL4 + kTcpLen + s.payload, 0);
+	for (int i = 0; i < 6; i++) {
+		b[i] = 0x02;	 // destination MAC
+		b[6 + i] = 0x04; // source MAC
+	}
+	put16(b, 12, ETH_P_IP);
+	b[kEthLen] = 0x45;
+	put16(b, kEthLen + 2, static_cast<uint16_t>(kIp4Len + kTcpLen + s.payload));
+	put16(b, kEthLen + 4, s.id);
+	put16(b, kEthLen + 6, s.frag);
+	b[kEthLen + 8] = 64;
+	b[kEthLen + 9] = s.proto;
+	put32(b, kEthLen + 12, kSender);
+	put32(b, kEthLen + 16, kReceiver);
+	put16(b, kEthLen + 10, fold(sum16(b, kEthLen, kIp4Len)));
+	put16(b, kL4, s.sport);
+	put16(b, kL4 + 2, kDstPort);
+	put32(b, kL4 + 4, s.seq);
+	put32(b, kL4 + 8, 0x55667788); // ack
+	b[kL4 + 12] = 5 << 4;	       // data offset
+	b[kL4 + 13] = s.flags;
+	put16(b, kL4 + 14, 0xffff); // window
+	for (size_t i = 0; i < s.payload; i++)
+		b[kL4 + kTcpLen + i] = static_cast<uint8_t>(0xa0 + i);
+	put16(b, kL4 + 16, fold(sum16(b, kL4, b.size() - kL4, pseudo_sum(b))));
+	return b;
+}
+
+// A data segment whose stamp is `age` old now.
+Bytes data_frame(uint64_t age)
+{
+	return seg_frame({ .id = aged(age) });
+}
+
+Bytes cut(const Bytes &b, size_t len)
+{
+	return Bytes(b.begin(), b.begin() + static_cast<long>(len));
+}
+
+// The data flow's key, network order, as nsf_egress makes it.
+rfx_flow4 data_key(uint16_t sport = kSrcPort)
+{
+	rfx_flow4 k = {};
+	k.saddr = htonl(kSender);
+	k.daddr = htonl(kReceiver);
+	k.sport = htons(sport);
+	k.dport = htons(kDstPort);
+	return k;
+}
+
+// A pseudo-ACK's payload, network order, for the data flow `key`.
+rfx_fb fb_of(const rfx_flow4 &key, uint32_t fb_seq, uint16_t covered, uint16_t echo)
+{
+	rfx_fb fb = {};
+	fb.magic = htons(RFX_MAGIC);
+	fb.version = RFX_VERSION;
+	fb.type = RFX_TYPE_NSF;
+	fb.flags = RFX_F_NSF;
+	fb.k = kK;
+	fb.echo_ts16 = htons(echo);
+	fb.saddr = key.saddr;
+	fb.daddr = key.daddr;
+	fb.sport = key.sport;
+	fb.dport = key.dport;
+	fb.data_seq = htonl(1000);
+	fb.t_src_ns = htonl(1'000'000);
+	fb.fb_seq = htonl(fb_seq);
+	fb.covered_pkts = htons(covered);
+	fb.gw_time_ns = htobe64(mono_ns());
+	return fb;
+}
+
+// A gateway's pseudo-ACK as a host receives it: Ethernet, IPv4 from gw
+// to 127.0.0.1, UDP from and to dport (udp_len in its header), fb.
+Bytes fb_frame(uint32_t gw, const rfx_fb &fb, uint16_t dport = kPort,
+	       uint16_t udp_len = kUdpLen + sizeof(rfx_fb))
+{
+	Bytes b(kPackLen, 0);
+	for (int i = 0; i < 6; i++) {
+		b[i] = 0x02;
+		b[6 + i] = 0x06;
+	}
+	put16(b, 12, ETH_P_IP);
+	b[kEthLen] = 0x45;
+	b[kEthLen + 1] = 0xb8;
+	put16(b, kEthLen + 2, static_cast<uint16_t>(kPackLen - kEthLen));
+	put16(b, kEthLen + 6, kIpDf);
+	b[kEthLen + 8] = 64;
+	b[kEthLen + 9] = IPPROTO_UDP;
+	put32(b, kEthLen + 12, gw);
+	put32(b, kEthLen + 16, INADDR_LOOPBACK);
+	put16(b, kEthLen + 10, fold(sum16(b, kEthLen, kIp4Len)));
+	put16(b, kL4, dport);
+	put16(b, kL4 + 2, dport);
+	put16(b, kL4 + 4, udp_len);
+	std::memcpy(&b[kL4 + kUdpLen], &fb, sizeof(fb));
+	return b;
+}
+
+rfx_cfg config()
+{
+	rfx_cfg c = {};
+	c.t_src_thresh_ns = kThresh;
+	c.t_interval_ns = 5 * kUs;
+	c.t_idle_gc_ns = 10'000 * kMs; // no test's flow is idle that long
+	c.n_cool = 5;
+	c.cool_unit = NSF_COOL_PACK;
+	c.lan_addr = htonl(kLanAddr);
+	c.port = kPort;
+	c.k = kK;
+	c.emit = 0; // nsf_egress clones nothing
+	return c;
+}
+
+// before, each of delta's counters that much higher.
+Counts plus(Counts c, std::initializer_list<std::pair<uint32_t, uint64_t>> delta)
+{
+	for (const auto &[which, n] : delta)
+		c[which] += n;
+	return c;
+}
+
+// A TCP connection on 127.0.0.1 in the test's namespace: the client's
+// socket and the one the server accepted.
+struct Conn {
+	int lfd = -1, client = -1, server = -1;
+	sockaddr_in local = {}, remote = {}; // the client's ends
+
+	bool open()
+	{
+		sockaddr_in a = {};
+		a.sin_family = AF_INET;
+		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		socklen_t len = sizeof(a);
+		lfd = socket(AF_INET, SOCK_STREAM, 0);
+		client = socket(AF_INET, SOCK_STREAM, 0);
+		if (lfd < 0 || client < 0 ||
+		    bind(lfd, reinterpret_cast<sockaddr *>(&a), sizeof(a)) ||
+		    listen(lfd, 1) ||
+		    getsockname(lfd, reinterpret_cast<sockaddr *>(&remote), &len) ||
+		    connect(client, reinterpret_cast<sockaddr *>(&remote), sizeof(remote)))
+			return false;
+		server = accept(lfd, nullptr, nullptr);
+		len = sizeof(local);
+		return server >= 0 &&
+		       !getsockname(client, reinterpret_cast<sockaddr *>(&local), &len);
+	}
+
+	// The key of the data the client sends (the sender's view).
+	rfx_flow4 client_key() const
+	{
+		return { local.sin_addr.s_addr, remote.sin_addr.s_addr, local.sin_port,
+			 remote.sin_port };
+	}
+
+	// ... and of the data the server sends.
+	rfx_flow4 server_key() const
+	{
+		return { remote.sin_addr.s_addr, local.sin_addr.s_addr, remote.sin_port,
+			 local.sin_port };
+	}
+
+	~Conn()
+	{
+		for (int fd : { server, client, lfd })
+			if (fd >= 0)
+				close(fd);
+	}
+};
+
+class ReflexProg : public ::testing::Test {
+protected:
+	void SetUp() override
+	{
+		skel_ = reflex__open_and_load();
+		if (!skel_ && (errno == EPERM || errno == EACCES))
+			GTEST_SKIP() << "loading BPF programs: " << std::strerror(errno)
+				     << " (needs root)";
+		ASSERT_NE(skel_, nullptr) << std::strerror(errno);
+		ASSERT_EQ(bpf_map__value_size(skel_->maps.nsf_flows), sizeof(nsf_entry));
+		ASSERT_EQ(bpf_map__value_size(skel_->maps.rfx_sk), sizeof(rfx_sk_state));
+		configure(config());
+	}
+
+	void TearDown() override { reflex__destroy(skel_); }
+
+	void configure(const rfx_cfg &c)
+	{
+		const uint32_t zero = 0;
+		ASSERT_EQ(bpf_map__update_elem(skel_->maps.rfx_cfg, &zero, sizeof(zero), &c,
+					       sizeof(c), BPF_ANY),
+			  0);
+	}
+
+	struct Run {
+		int err;	// of BPF_PROG_TEST_RUN: 0, or -errno
+		int ret;	// the program's verdict
+		Bytes out;	// the frame it left
+	};
+
+	// Runs prog on the frame, its skb marked `mark`.
+	Run try_run(const bpf_program *prog, const Bytes &in, uint32_t mark = 0)
+	{
+		Bytes out(in.size() + 256);
+		__sk_buff ctx = {};
+		ctx.mark = mark;
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in.data(),
+			    .data_out = out.data(), .data_size_in = static_cast<uint32_t>(in.size()),
+			    .data_size_out = static_cast<uint32_t>(out.size()), .repeat = 1);
+		if (mark) {
+			opts.ctx_in = &ctx;
+			opts.ctx_size_in = sizeof(ctx);
+		}
+		const int err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
+		out.resize(err ? 0 : opts.data_size_out);
+		return { err, static_cast<int>(opts.retval), out };
+	}
+
+	// Runs prog on the frame; returns what it made of it.
+	Bytes run(const bpf_program *prog, const Bytes &in, int want_ret, uint32_t mark = 0)
+	{
+		Run r = try_run(prog, in, mark);
+		EXPECT_EQ(r.err, 0) << std::strerror(-r.err);
+		EXPECT_EQ(r.ret, want_ret);
+		return r.out;
+	}
+
+	// Each cut of an IPv4 frame `whole` short of its last byte through
+	// prog: BPF_PROG_TEST_RUN refuses (EINVAL) one shorter than its
+	// Ethernet and IPv4 headers, which the stack would not have taken
+	// either; the others must come back unchanged, with the verdict
+	// want(len).
+	template <typename Want>
+	void run_cuts(const bpf_program *prog, const Bytes &whole, Want want)
+	{
+		for (size_t len = 0; len < whole.size(); len++) {
+			SCOPED_TRACE("cut at " + std::to_string(len));
+			const Bytes in = cut(whole, len);
+			const Run r = try_run(prog, in);
+			if (len < kL4) {
+				EXPECT_EQ(r.err, -EINVAL);
+				continue;
+			}
+			EXPECT_EQ(r.err, 0) << std::strerror(-r.err);
+			EXPECT_EQ(r.ret, want(len));
+			EXPECT_EQ(r.out, in);
+		}
+	}
+
+	uint64_t stat(uint32_t which)
+	{
+		const int ncpus = libbpf_num_possible_cpus();
+		std::vector<uint64_t> v(static_cast<size_t>(ncpus));
+		EXPECT_EQ(bpf_map__lookup_elem(skel_->maps.rfx_stats, &which, sizeof(which),
+					       v.data(), v.size() * sizeof(uint64_t), 0),
+			  0);
+		uint64_t sum = 0;
+		for (uint64_t x : v)
+			sum += x;
+		return sum;
+	}
+
+	Counts counts()
+	{
+		Counts c;
+		for (uint32_t s = 0; s < __RFX_STAT_MAX; s++)
+			c.push_back(stat(s));
+		return c;
+	}
+
+	// The flow's NSF entry, if it has one.
+	bool entry(const rfx_flow4 &key, nsf_entry *e)
+	{
+		return bpf_map__lookup_elem(skel_->maps.nsf_flows, &key, sizeof(key), e,
+					    sizeof(*e), 0) == 0;
+	}
+
+	size_t nsf_flows()
+	{
+		size_t n = 0;
+		rfx_flow4 k, next;
+		for (const void *prev = nullptr;
+		     !bpf_map__get_next_key(skel_->maps.nsf_flows, prev, &next, sizeof(next));
+		     prev = &k, n++)
+			k = next;
+		return n;
+	}
+
+	// A hot data segment through nsf_egress, opening its flow's episode.
+	Bytes open_episode()
+	{
+		const Bytes in = data_frame(kHot);
+		EXPECT_EQ(run(skel_->progs.nsf_egress, in, kPass), in);
+		return in;
+	}
+
+	void add_gateway(uint32_t addr)
+	{
+		const __be32 key = htonl(addr);
+		const uint8_t one = 1;
+		ASSERT_EQ(bpf_map__update_elem(skel_->maps.rfx_gateways, &key, sizeof(key), &one,
+					       sizeof(one), BPF_ANY),
+			  0);
+	}
+
+	// The socket's mailbox, created zeroed from user space as a CC
+	// that takes samples would.
+	void make_mailbox(int fd)
+	{
+		const rfx_sk_state zero = {};
+		ASSERT_EQ(bpf_map_update_elem(bpf_map__fd(skel_->maps.rfx_sk), &fd, &zero,
+					      BPF_NOEXIST),
+			  0)
+			<< std::strerror(errno);
+	}
+
+	rfx_sk_state mailbox(int fd)
+	{
+		rfx_sk_state st = {};
+		EXPECT_EQ(bpf_map_lookup_elem(bpf_map__fd(skel_->maps.rfx_sk), &fd, &st), 0)
+			<< std::strerror(errno);
+		return st;
+	}
+
+	// A pseudo-ACK through rfx_fb.
+	void feedback(const Bytes &in, int want_ret)
+	{
+		EXPECT_EQ(run(skel_->progs.rfx_fb, in, want_ret), in);
+	}
+
+	reflex *skel_ = nullptr;
+};
+
+void expect_mailbox(const rfx_sk_state &st, uint32_t last_fb_seq, uint32_t samples,
+		    uint32_t acked, uint64_t rtt_ns)
+{
+	EXPECT_EQ(st.last_fb_seq, last_fb_seq);
+	EXPECT_EQ(st.pend_samples, samples);
+	EXPECT_EQ(st.pend_acked, acked);
+	EXPECT_EQ(st.pend_rtt_ns, rtt_ns);
+}
+
+// ------------------------------------------------------------- rfx_stamp
+
+// A data segment with DF gets the stamp of the time it passed (4.3), in
+// the configured unit: the IP ID between the clock's units read before
+// and after the run, the IP checksum updated, the TCP checksum (which
+// does not cover the ID) still right, every other byte as sent.
+TEST_F(ReflexProg, StampWritesTheTimeIntoTheIpId)
+{
+	const Bytes in = seg_frame({});
+	for (uint8_t k : { 6, 13, 16 }) {
+		SCOPED_TRACE("k " + std::to_string(k));
+		rfx_cfg c = config();
+		c.k = k;
+		configure(c);
+		const uint16_t before = stamp_at(mono_ns(), k);
+		const Bytes out = run(skel_->progs.rfx_stamp, in, kPass);
+		const uint16_t after = stamp_at(mono_ns(), k);
+		ASSERT_EQ(out.size(), in.size());
+		const uint16_t id = get16(out, kEthLen + 4);
+		EXPECT_LE(static_cast<uint16_t>(id - before),
+			  static_cast<uint16_t>(after - before))
+			<< "id " << id << " before " << before << " after " << after;
+		EXPECT_TRUE(ip_checksum_ok(out));
+		EXPECT_TRUE(l4_checksum_ok(out));
+		Bytes expect = in;
+		put16(expect, kEthLen + 4, id);
+		put16(expect, kEthLen + 10, get16(out, kEthLen + 10));
+		EXPECT_EQ(out, expect);
+	}
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_STAMPED, 3 } }));
+}
+
+// What is not a whole data segment with DF is not stamped: every frame
+// below, and a data segment cut short at every length.
+TEST_F(ReflexProg, StampLeavesOtherFramesAlone)
+{
+	std::vector<std::pair<std::string, Bytes>> frames;
+	frames.emplace_back("no DF", seg_frame({ .frag = 0 }));
+	frames.emplace_back("pure ack", seg_frame({ .flags = kTcpAck, .payload = 0 }));
+	frames.emplace_back("udp", seg_frame({ .proto = IPPROTO_UDP }));
+	frames.emplace_back("later fragment", seg_frame({ .frag = 0x00b9 }));
+	// DF with MF or an offset is no valid header; each test alone
+	frames.emplace_back("later fragment with DF", seg_frame({ .frag = kIpDf | 0x00b9 }));
+	frames.emplace_back("MF with DF", seg_frame({ .frag = kIpDf | 0x2000 }));
+	Bytes ihl = seg_frame({});
+	ihl[kEthLen] = 0x44;
+	frames.emplace_back("ihl 4", ihl);
+	Bytes doff = seg_frame({});
+	doff[kL4 + 12] = 4 << 4;
+	frames.emplace_back("data offset 4", doff);
+	for (uint16_t proto : { ETH_P_IPV6, ETH_P_ARP }) {
+		Bytes b = seg_frame({});
+		put16(b, 12, proto);
+		frames.emplace_back("ethertype " + std::to_string(proto), b);
+	}
+	for (const auto &[what, bytes] : frames) {
+		SCOPED_TRACE(what);
+		EXPECT_EQ(run(skel_->progs.rfx_stamp, bytes, kPass), bytes);
+	}
+	// A clone on its way to nsf_build, where one port has both roles,
+	// keeps the stamp its pseudo-ACK is to echo.
+	const Bytes clone = seg_frame({});
+	EXPECT_EQ(run(skel_->progs.rfx_stamp, clone, kPass, RFX_PACK_MARK), clone);
+	run_cuts(skel_->progs.rfx_stamp, seg_frame({}), [](size_t) { return kPass; });
+	EXPECT_EQ(counts(), Counts(__RFX_STAT_MAX));
+}
+
+// ------------------------------------------------------------ nsf_egress
+
+// A hot packet (stamped 100 ms ago) of a new flow opens an episode at once
+// (2.3): the entry ACTIVE, its first pseudo-ACK decided (fb_seq 1,
+// FIRST, covering the one packet) and stored for nsf_build.
+TEST_F(ReflexProg, NsfHotPacketOpensAnEpisode)
+{
+	const uint64_t t0 = mono_ns();
+	const Bytes in = seg_frame({ .id = stamp_at(t0 - kHot) });
+	EXPECT_EQ(run(skel_->progs.nsf_egress, in, kPass), in);
+	const uint64_t t1 = mono_ns();
+	nsf_entry e;
+	ASSERT_TRUE(entry(data_key(), &e));
+	EXPECT_EQ(e.flow.state, NSF_ACTIVE);
+	EXPECT_EQ(e.flow.fb_seq, 1u);
+	EXPECT_EQ(e.flow.pkts_since_pack, 0u);
+	EXPECT_EQ(e.flow.cool_left, 0);
+	EXPECT_GE(e.pack_ns, t0);
+	EXPECT_LE(e.pack_ns, t1);
+	EXPECT_EQ(e.flow.last_pack_ns, e.pack_ns);
+	EXPECT_EQ(e.flow.last_seen_ns, e.pack_ns);
+	EXPECT_EQ(e.first_pack_ns, e.pack_ns);
+	EXPECT_EQ(e.data_seq, get32(in, kL4 + 4));
+	EXPECT_EQ(ntohs(e.echo_ts16), get16(in, kEthLen + 4));
+	EXPECT_EQ(e.pack.fb_seq, 1u);
+	EXPECT_EQ(e.pack.first, 1);
+	EXPECT_EQ(e.pack.covered_pkts, 1u);
+	EXPECT_EQ(e.pack.state, NSF_ACTIVE);
+	// the stamp's age, to within a unit at either end
+	EXPECT_GE(e.pack.t_src_ns, kHot - kUnit);
+	EXPECT_LE(e.pack.t_src_ns, kHot + (t1 - t0) + kUnit);
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_NSF_DATA, 1 },
+							  { RFX_STAT_NSF_PACKS, 1 },
+							  { RFX_STAT_NSF_EPISODES, 1 } }));
+}
+
+// A cold packet (stamped now) of a new flow: an entry, SILENT, no
+// pseudo-ACK.
+TEST_F(ReflexProg, NsfColdPacketLeavesTheFlowSilent)
+{
+	const uint64_t t0 = mono_ns();
+	const Bytes in = seg_frame({ .id = stamp_at(t0) });
+	EXPECT_EQ(run(skel_->progs.nsf_egress, in, kPass), in);
+	const uint64_t t1 = mono_ns();
+	nsf_entry e;
+	ASSERT_TRUE(entry(data_key(), &e));
+	EXPECT_EQ(e.flow.state, NSF_SILENT);
+	EXPECT_EQ(e.flow.fb_seq, 0u);
+	EXPECT_EQ(e.flow.pkts_since_pack, 1u);
+	EXPECT_EQ(e.flow.last_pack_ns, 0u);
+	EXPECT_GE(e.flow.last_seen_ns, t0);
+	EXPECT_LE(e.flow.last_seen_ns, t1);
+	EXPECT_EQ(e.pack_ns, 0u);
+	EXPECT_EQ(e.first_pack_ns, 0u);
+	EXPECT_EQ(e.pack.fb_seq, 0u);
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_NSF_DATA, 1 } }));
+}
+
+// A flow idle past T_idle_gc (here any time at all) starts over, SILENT,
+// at its next packet (2.3): a hot one opens a new episode; its fb_seq
+// goes on from the last, which the sender's socket still holds.
+TEST_F(ReflexProg, NsfIdleFlowStartsOverKeepingItsFbSeq)
+{
+	rfx_cfg c = config();
+	c.t_idle_gc_ns = 0;
+	configure(c);
+	open_episode();
+	nsf_entry first;
+	ASSERT_TRUE(entry(data_key(), &first));
+	const Bytes data = open_episode();
+	nsf_entry e;
+	ASSERT_TRUE(entry(data_key(), &e));
+	EXPECT_EQ(e.flow.state, NSF_ACTIVE);
+	EXPECT_EQ(e.flow.fb_seq, 2u);
+	EXPECT_EQ(e.pack.fb_seq, 2u);
+	EXPECT_EQ(e.pack.first, 1);
+	EXPECT_EQ(e.pack.covered_pkts, 1u);
+	EXPECT_GT(e.pack_ns, first.pack_ns);
+	EXPECT_EQ(e.first_pack_ns, first.pack_ns);
+	EXPECT_EQ(ntohs(e.echo_ts16), get16(data, kEthLen + 4));
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_NSF_DATA, 2 },
+							  { RFX_STAT_NSF_PACKS, 2 },
+							  { RFX_STAT_NSF_EPISODES, 2 } }));
+}
+
+// With T_interval 1 s, the packets after the first pseudo-ACK are not
+// answered: they count toward the next one's covered_pkts; a cold one
+// starts cooling, N_cool pseudo-ACKs to go.
+TEST_F(ReflexProg, NsfSpacesPseudoAcksByTheInterval)
+{
+	rfx_cfg c = config();
+	c.t_interval_ns = 1'000'000'000;
+	configure(c);
+	open_episode();
+	open_episode();
+	open_episode();
+	nsf_entry e;
+	ASSERT_TRUE(entry(data_key(), &e));
+	EXPECT_EQ(e.flow.state, NSF_ACTIVE);
+	EXPECT_EQ(e.flow.fb_seq, 1u);
+	EXPECT_EQ(e.flow.pkts_since_pack, 2u);
+	const Bytes cold = data_frame(0);
+	EXPECT_EQ(run(skel_->progs.nsf_egress, cold, kPass), cold);
+	ASSERT_TRUE(entry(data_key(), &e));
+	EXPECT_EQ(e.flow.state, NSF_COOLING);
+	EXPECT_EQ(e.flow.cool_left, 5);
+	EXPECT_EQ(e.flow.pkts_since_pack, 3u);
+	EXPECT_EQ(e.pack.fb_seq, 1u);
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_NSF_DATA, 4 },
+							  { RFX_STAT_NSF_PACKS, 1 },
+							  { RFX_STAT_NSF_EPISODES, 1 } }));
+}
+
+// FIN and RST delete the flow's entry (2.3), with or without data, and
+// count nothing.
+TEST_F(ReflexProg, NsfFinAndRstDeleteTheFlow)
+{
+	for (uint8_t flag : { kTcpFin, kTcpRst }) {
+		for (size_t payload : { 0, 100 }) {
+			SCOPED_TRACE("flag " + std::to_string(flag) + " payload " +
+				     std::to_string(payload));
+			open_episode();
+			nsf_entry e;
+			ASSERT_TRUE(entry(data_key(), &e));
+			const Bytes end = seg_frame({ .flags = static_cast<uint8_t>(kTcpAck | flag),
+						      .payload = payload });
+			const Counts before = counts();
+			EXPECT_EQ(run(skel_->progs.nsf_egress, end, kPass), end);
+			EXPECT_FALSE(entry(data_key(), &e));
+			EXPECT_EQ(counts(), before);
+		}
+	}
+	EXPECT_EQ(stat(RFX_STAT_NSF_EPISODES), 4u);
+}
+
+// A SYN, with or without data (TFO), and a pure ACK are no data packets:
+// no entry, nothing counted.
+TEST_F(ReflexProg, NsfSynAndPureAckMakeNoEntry)
+{
+	const Bytes frames[] = {
+		seg_frame({ .id = aged(kHot), .flags = kTcpSyn, .payload = 0 }),
+		seg_frame({ .id = aged(kHot), .flags = kTcpSyn }),
+		seg_frame({ .id = aged(kHot), .flags = kTcpSyn | kTcpAck }),
+		seg_frame({ .id = aged(kHot), .flags = kTcpAck, .payload = 0 }),
+	};
+	for (const Bytes &in : frames)
+		EXPECT_EQ(run(skel_->progs.nsf_egress, in, kPass), in);
+	EXPECT_EQ(nsf_flows(), 0u);
+	EXPECT_EQ(counts(), Counts(__RFX_STAT_MAX));
+}
+
+// A hot data segment cut short at every length: no entry, nothing
+// counted, the frame passes.
+TEST_F(ReflexProg, NsfTruncatedFramesMakeNoEntry)
+{
+	run_cuts(skel_->progs.nsf_egress, data_frame(kHot), [](size_t) { return kPass; });
+	EXPECT_EQ(nsf_flows(), 0u);
+	EXPECT_EQ(counts(), Counts(__RFX_STAT_MAX));
+}
+
+// emit 1: the pseudo-ACK's clone goes to lo's ingress (where IP drops it:
+// its MAC is not lo's); the data leaves as it came.
+TEST_F(ReflexProg, NsfEmitClonesAndKeepsTheData)
+{
+	rfx_cfg c = config();
+	c.emit = 1;
+	c.lan_ifindex = 1; // lo, up in any namespace
+	configure(c);
+	open_episode();
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_NSF_DATA, 1 },
+							  { RFX_STAT_NSF_PACKS, 1 },
+							  { RFX_STAT_NSF_EPISODES, 1 } }));
+}
+
+// ------------------------------------------------------------- nsf_build
+
+// nsf_build takes only the clones nsf_egress marked.
+TEST_F(ReflexProg, NsfBuildPassesUnmarkedFrames)
+{
+	open_episode();
+	const Counts before = counts();
+	const Bytes in = data_frame(kHot);
+	EXPECT_EQ(run(skel_->progs.nsf_build, in, kPass), in);
+	EXPECT_EQ(run(skel_->progs.nsf_build, in, kPass, RFX_PACK_MARK + 1), in);
+	EXPECT_EQ(counts(), before);
+}
+
+// A marked clone whose flow has no entry (a FIN deleted it between the
+// clone and its build) cannot be made a pseudo-ACK: dropped, counted.
+TEST_F(ReflexProg, NsfBuildWithoutEntryDrops)
+{
+	const Bytes in = data_frame(kHot);
+	EXPECT_EQ(run(skel_->progs.nsf_build, in, TC_ACT_SHOT, RFX_PACK_MARK), in);
+	// Nor what is no TCP data segment
+	const Bytes udp = seg_frame({ .proto = IPPROTO_UDP });
+	EXPECT_EQ(run(skel_->progs.nsf_build, udp, TC_ACT_SHOT, RFX_PACK_MARK), udp);
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_NSF_BUILD_ERR, 2 } }));
+}
+
+// The marked clone of a hot packet becomes its pseudo-ACK (2.4, 4.4): 90
+// bytes, every field as the entry and the data say.
+TEST_F(ReflexProg, NsfBuildMakesThePseudoAck)
+{
+	const Bytes data = open_episode();
+	nsf_entry e;
+	ASSERT_TRUE(entry(data_key(), &e));
+	const Counts before = counts();
+	// The pseudo-ACK echoes the answered packet, from the entry: of the
+	// clone only the flow's key is read.
+	const Bytes clone = seg_frame({ .id = static_cast<uint16_t>(get16(data, kEthLen + 4) + 1),
+					.seq = 0x99887766 });
+	const Run r = try_run(skel_->progs.nsf_build, clone, RFX_PACK_MARK);
+	ASSERT_EQ(r.err, 0) << std::strerror(-r.err);
+	// The verdict is the route's to the data's sender: bpf_redirect_neigh()
+	// (TC_ACT_REDIRECT; BPF_PROG_TEST_RUN does not redirect), counted
+	// built, where the test's namespace forwards on lo (the run's device)
+	// and routes 198.51.100.1, else TC_ACT_SHOT (FWD_DISABLED, no route),
+	// counted no_route: the usual case. Either way the frame was built,
+	// and is returned.
+	ASSERT_TRUE(r.ret == TC_ACT_REDIRECT || r.ret == TC_ACT_SHOT) << r.ret;
+	EXPECT_EQ(counts(), plus(before, { { r.ret == TC_ACT_REDIRECT ? RFX_STAT_NSF_BUILT
+								      : RFX_STAT_NSF_NO_ROUTE,
+						1 } }));
+	const Bytes &out = r.out;
+	ASSERT_EQ(out.size(), kPackLen);
+	EXPECT_EQ(Bytes(out.begin(), out.begin() + 12), Bytes(12, 0)); // MACs: redirect_neigh's
+	EXPECT_EQ(get16(out, 12), ETH_P_IP);
+	// IPv4
+	EXPECT_EQ(out[kEthLen], 0x45);
+	EXPECT_EQ(out[kEthLen + 1], 0xb8); // DSCP EF
+	EXPECT_EQ(get16(out, kEthLen + 2), kPackLen - kEthLen);
+	EXPECT_EQ(get16(out, kEthLen + 4), 0);
+	EXPECT_EQ(get16(out, kEthLen + 6), kIpDf);
+	EXPECT_EQ(out[kEthLen + 8], 64);
+	EXPECT_EQ(out[kEthLen + 9], IPPROTO_UDP);
+	EXPECT_EQ(get32(out, kEthLen + 12), kLanAddr);
+	EXPECT_EQ(get32(out, kEthLen + 16), kSender);
+	EXPECT_TRUE(ip_checksum_ok(out));
+	// UDP
+	EXPECT_EQ(get16(out, kL4), kPort);
+	EXPECT_EQ(get16(out, kL4 + 2), kPort);
+	EXPECT_EQ(get16(out, kL4 + 4), kUdpLen + sizeof(rfx_fb));
+	EXPECT_EQ(get16(out, kL4 + 6), 0);
+	// struct rfx_fb
+	rfx_fb fb;
+	std::memcpy(&fb, &out[kL4 + kUdpLen], sizeof(fb));
+	const rfx_flow4 key = data_key();
+	EXPECT_EQ(ntohs(fb.magic), RFX_MAGIC);
+	EXPECT_EQ(fb.version, RFX_VERSION);
+	EXPECT_EQ(fb.type, RFX_TYPE_NSF);
+	EXPECT_EQ(fb.flags, RFX_F_NSF | RFX_F_FIRST);
+	EXPECT_EQ(fb.k, kK);
+	EXPECT_EQ(ntohs(fb.echo_ts16), get16(data, kEthLen + 4));
+	EXPECT_EQ(fb.saddr, key.saddr);
+	EXPECT_EQ(fb.daddr, key.daddr);
+	EXPECT_EQ(fb.sport, key.sport);
+	EXPECT_EQ(fb.dport, key.dport);
+	EXPECT_EQ(ntohl(fb.data_seq), get32(data, kL4 + 4));
+	EXPECT_EQ(ntohl(fb.t_src_ns), e.pack.t_src_ns);
+	EXPECT_EQ(ntohl(fb.fb_seq), 1u);
+	EXPECT_EQ(ntohs(fb.covered_pkts), 1u);
+	EXPECT_EQ(fb.rsvd, 0);
+	EXPECT_EQ(fb.echo_ts32, 0u);
+	EXPECT_EQ(be64toh(fb.gw_time_ns), e.pack_ns);
+}
+
+// ---------------------------------------------------------------- rfx_fb
+
+// The host's side (2.5) on a real connection: the pseudo-ACKs of the
+// client's data land in its socket's mailbox.
+class ReflexFb : public ReflexProg {
+protected:
+	void SetUp() override
+	{
+		ReflexProg::SetUp();
+		if (IsSkipped() || HasFatalFailure())
+			return;
+		ASSERT_TRUE(conn_.open()) << std::strerror(errno);
+		add_gateway(kGateway);
+		make_mailbox(conn_.client);
+	}
+
+	// A pseudo-ACK of the client's data from the gateway.
+	Bytes pack(uint32_t fb_seq, uint16_t covered, uint16_t echo)
+	{
+		return fb_frame(kGateway, fb_of(conn_.client_key(), fb_seq, covered, echo));
+	}
+
+	Conn conn_;
+};
+
+// A valid pseudo-ACK is a sample; the same fb_seq again is stale; one
+// with an impossible echo advances fb_seq but is no sample; a later
+// valid one adds its packets (at least 1) and replaces the RTT.
+TEST_F(ReflexFb, AcceptsStaleAndBadRtt)
+{
+	const uint64_t t0 = mono_ns();
+	const Bytes first = pack(1, 3, stamp_at(t0 - kRtt));
+	feedback(first, TC_ACT_STOLEN);
+	const uint64_t t1 = mono_ns();
+	rfx_sk_state st = mailbox(conn_.client);
+	EXPECT_EQ(st.last_fb_seq, 1u);
+	EXPECT_EQ(st.pend_samples, 1u);
+	EXPECT_EQ(st.pend_acked, 3u);
+	EXPECT_GE(st.pend_rtt_ns, kRtt - 2 * kUnit);
+	EXPECT_LE(st.pend_rtt_ns, kRtt + (t1 - t0) + kUnit);
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_FB_ACCEPTED, 1 } }));
+
+	const rfx_sk_state accepted = st;
+	feedback(first, TC_ACT_STOLEN);
+	expect_mailbox(mailbox(conn_.client), 1, 1, 3, accepted.pend_rtt_ns);
+	EXPECT_EQ(stat(RFX_STAT_FB_STALE), 1u);
+
+	// An echo a quarter period ahead: its age, modulo the period, is
+	// three quarters of it, far above RTT_SRC_MAX (a quarter) whatever
+	// the run takes.
+	feedback(pack(2, 3, static_cast<uint16_t>((mono_ns() >> kK) + 16384)), TC_ACT_STOLEN);
+	expect_mailbox(mailbox(conn_.client), 2, 1, 3, accepted.pend_rtt_ns);
+	EXPECT_EQ(stat(RFX_STAT_FB_BAD_RTT), 1u);
+
+	const uint64_t t2 = mono_ns();
+	feedback(pack(3, 0, stamp_at(t2 - kRtt)), TC_ACT_STOLEN);
+	const uint64_t t3 = mono_ns();
+	st = mailbox(conn_.client);
+	EXPECT_EQ(st.last_fb_seq, 3u);
+	EXPECT_EQ(st.pend_samples, 2u);
+	EXPECT_EQ(st.pend_acked, 4u); // covered 0 acknowledges 1
+	EXPECT_GE(st.pend_rtt_ns, kRtt - 2 * kUnit);
+	EXPECT_LE(st.pend_rtt_ns, kRtt + (t3 - t2) + kUnit);
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_FB_ACCEPTED, 2 },
+							  { RFX_STAT_FB_STALE, 1 },
+							  { RFX_STAT_FB_BAD_RTT, 1 } }));
+}
+
+// To the port from no known gateway: not ours, the stack's.
+TEST_F(ReflexFb, ForeignPseudoAckGoesToTheStack)
+{
+	const Bytes in = fb_frame(INADDR_LOOPBACK + 1,
+				  fb_of(conn_.client_key(), 1, 3, stamp_at(mono_ns())));
+	feedback(in, kPass);
+	expect_mailbox(mailbox(conn_.client), 0, 0, 0, 0);
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_FB_FOREIGN, 1 } }));
+}
+
+// From a gateway but no pseudo-ACK: dropped, counted, no sample.
+TEST_F(ReflexFb, MalformedPseudoAckIsDropped)
+{
+	const rfx_fb good = fb_of(conn_.client_key(), 1, 3, aged(kRtt));
+	std::vector<std::pair<std::string, Bytes>> frames;
+	rfx_fb fb = good;
+	fb.magic = htons(RFX_MAGIC + 1);
+	frames.emplace_back("magic", fb_frame(kGateway, fb));
+	fb = good;
+	fb.version = RFX_VERSION + 1;
+	frames.emplace_back("version", fb_frame(kGateway, fb));
+	fb = good;
+	fb.type = RFX_TYPE_NSF + 1;
+	frames.emplace_back("type", fb_frame(kGateway, fb));
+	fb = good;
+	fb.k = kK + 1;
+	frames.emplace_back("k", fb_frame(kGateway, fb));
+	frames.emplace_back("udp length",
+			    fb_frame(kGateway, good, kPort, kUdpLen + sizeof(rfx_fb) - 1));
+	for (const auto &[what, bytes] : frames) {
+		SCOPED_TRACE(what);
+		feedback(bytes, TC_ACT_STOLEN);
+	}
+	expect_mailbox(mailbox(conn_.client), 0, 0, 0, 0);
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_FB_MALFORMED, 5 } }));
+	// the same, well formed, is taken
+	feedback(fb_frame(kGateway, good), TC_ACT_STOLEN);
+	EXPECT_EQ(mailbox(conn_.client).pend_samples, 1u);
+}
+
+// A flow without a socket, or whose socket takes no samples (the
+// server's, without a mailbox): dropped all the same, counted.
+TEST_F(ReflexFb, NoSocketOrNoMailboxIsNoFlow)
+{
+	const uint16_t echo = aged(kRtt);
+	rfx_flow4 other = conn_.client_key();
+	other.dport = htons(static_cast<uint16_t>(ntohs(other.dport) + 1));
+	feedback(fb_frame(kGateway, fb_of(other, 1, 3, echo)), TC_ACT_STOLEN);
+	feedback(fb_frame(kGateway, fb_of(conn_.server_key(), 1, 3, echo)), TC_ACT_STOLEN);
+	expect_mailbox(mailbox(conn_.client), 0, 0, 0, 0);
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_FB_NO_FLOW, 2 } }));
+}
+
+// A pseudo-ACK cut short at every length: to the stack while its IP or
+// UDP header is not whole; from a gateway to the port but no whole
+// payload, malformed. No sample either way.
+TEST_F(ReflexFb, TruncatedPseudoAcks)
+{
+	const Bytes whole = pack(1, 3, aged(kRtt));
+	run_cuts(skel_->progs.rfx_fb, whole, [](size_t len) {
+		return len < kL4 + kUdpLen ? kPass : TC_ACT_STOLEN;
+	});
+	expect_mailbox(mailbox(conn_.client), 0, 0, 0, 0);
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX),
+				 { { RFX_STAT_FB_MALFORMED, kPackLen - kL4 - kUdpLen } }));
+}
+
+// UDP to another port, and TCP, are the stack's, uncounted.
+TEST_F(ReflexFb, OtherTrafficPasses)
+{
+	const rfx_fb fb = fb_of(conn_.client_key(), 1, 3, stamp_at(mono_ns()));
+	feedback(fb_frame(kGateway, fb, kPort + 1), kPass);
+	Bytes tcp = fb_frame(kGateway, fb);
+	tcp[kEthLen + 9] = IPPROTO_TCP;
+	feedback(tcp, kPass);
+	feedback(seg_frame({}), kPass);
+	expect_mailbox(mailbox(conn_.client), 0, 0, 0, 0);
+	EXPECT_EQ(counts(), Counts(__RFX_STAT_MAX));
+}
+
+} // namespace
