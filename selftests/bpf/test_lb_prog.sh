@@ -10,12 +10,5 @@
 # uno-timeout: 120
 . "$(dirname "$0")/../lib/testbed.sh"
 
-LB_PROG_TEST=${LB_PROG_TEST:-/uno/bin/lb_prog_test}
-
-"$LB_PROG_TEST" > "$OUT_DIR/lb_prog_test.log" 2>&1
-rc=$?
-tb_log "$(grep -E '^\[ *(PASSED|FAILED|SKIPPED) *\]' "$OUT_DIR/lb_prog_test.log" | tr '\n' ' ')"
-tb_check lb_prog_test_exit "$rc" "==" 0
-tb_check lb_prog_tests_passed "$(grep -c '^\[       OK \]' "$OUT_DIR/lb_prog_test.log")" ">" 0
-tb_check lb_prog_tests_skipped "$(grep -c '^\[  SKIPPED \]' "$OUT_DIR/lb_prog_test.log")" "==" 0
+tb_gtest lb_prog_test "${LB_PROG_TEST:-/uno/bin/lb_prog_test}"
 tb_exit

@@ -750,6 +750,18 @@ tb_port_rate() {
 	tb_log "port rate $TB_PORT_MBIT Mbit/s: the VM forwards $TB_HOST_MBPS Mbit/s unshaped"
 }
 
+# tb_gtest NAME BIN: a GoogleTest binary (a BPF object's tests run in this
+# kernel), its output in $OUT_DIR/NAME.log: it must pass, with at least
+# one test run and none skipped.
+tb_gtest() {
+	"$2" > "$OUT_DIR/$1.log" 2>&1
+	_rc=$?
+	tb_log "$(grep -E '^\[ *(PASSED|FAILED|SKIPPED) *\]' "$OUT_DIR/$1.log" | tr '\n' ' ')"
+	tb_check "$1_exit" "$_rc" "==" 0
+	tb_check "$1_tests_passed" "$(grep -c '^\[       OK \]' "$OUT_DIR/$1.log")" ">" 0
+	tb_check "$1_tests_skipped" "$(grep -c '^\[  SKIPPED \]' "$OUT_DIR/$1.log")" "==" 0
+}
+
 # tb_wait_listen NS PORT [udp]: wait until a TCP socket listens on PORT in
 # NS, or with udp a UDP socket is bound to it.
 tb_wait_listen() {
