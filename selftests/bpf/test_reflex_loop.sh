@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Reflex shortens an inter-DC sender's control loop from the WAN RTT to
+# the gateway RTT (issue 15; reflex.md 2.3-2.5, 3.3): the time from the
+# gateway's first sight of congestion in the source DC to the sender's
+# first rate cut, measured on one clock (the namespaces share
+# CLOCK_MONOTONIC) by the programs themselves.
+#
+# Two DCs (tb_twodc, 2 senders), a 40 ms WAN, a 100 Mbit/s port from
+# DC A's ToR to its border router bora. a1 sends to b1 with bpf_swift;
+# after a second a2 adds 60 Mbit/s of UDP toward b2 through the same
+# port. The ToR stamps the hosts' segments (unoctl reflex stamp); bora
+# runs NSF on its WAN port, T_src above 5 ms (a 62 KB queue) being
+# congestion, and records each flow's first congested packet
+# (first_pack_ns); a1's host role and bpf_swift record its first rate
+# cut (first_cut_ns). Swift's target leaves each loop's first cut to the
+# congestion the gateway saw: end to end it is 1 ms above the threshold
+# (a queue the gateway has already flagged), near the source 1 ms below
+# it (the first pseudo-ACK of an episode brings a sample above it, as
+# Table I's 5 us threshold is above Swift's 3.2 us).
+#
+#   e2e     the baseline: bora measures but answers nothing (emit 0);
+#           bpf_swift takes end-to-end samples, its base the WAN RTT.
+#           Its loop: a WAN RTT at least.
+#   reflex  bora answers; a1's flow takes near-source samples only, its
+#           base the a1-bora RTT. Its loop: the pseudo-ACK's way back
+#           through the ToR and the next transmit.
+#
+# Checked: each variant's loop against the WAN RTT, the reflex loop under
+# a quarter of the e2e one, and that each flow took samples from its own
+# loop only, with no pseudo-ACK stale or implausible. The stamp's k = 13
+# (8.2 us units, wrap 537 ms) holds the 80 ms a full buffer adds.
+# uno-timeout: 240
+. "$(dirname "$0")/../lib/testbed.sh"
+
+RATE=100
+TB_WAN_RTT=40
+K=13
+THRESH_NS=5000000
+INTERVAL_NS=1000000
+
+tb_twodc 1 2
+TB_BOTTLENECK_NS=tora
+TB_BOTTLENECK_DEV=up0
+tb_bottleneck_phantom $RATE limit 1000000
+
+at() { _ns=$1; shift; nsenter --net="/run/netns/$(tb_ns "$_ns")" "$UNOCTL" "$@"; }
+
+# Receivers ACK at once (reflex.md 4.5): a delayed ACK would add up to
+# 40 ms to an end-to-end sample, a cut with no queue anywhere.
+for i in 1 2; do
+	tb_ip b$i route change default via 10.200.$i.254 quickack 1 || tb_die "quickack on b$i"
+done
+
+gw_addr=10.10.0.254
+set -- $(tb_rtt a1 $gw_addr 20)
+intra_us=$(tb_calc "int($1 * 1000)")
+set -- $(tb_rtt a1 "$TB_RCV_ADDR" 20)
+inter_us=$(tb_calc "int($1 * 1000)")
+tb_log "base RTT a1-bora $intra_us us, a1-b1 $inter_us us"
+
+at tora reflex stamp dev a1 dev a2 k $K || tb_die "reflex stamp"
+at a1 reflex host dev eth0 gateway $gw_addr k $K || tb_die "reflex host"
+# forged settings are refused and change nothing
+at bora reflex gateway lan down0 wan wan1 n_cool 0 2> "$TB_RUN/refused"
+tb_check bad_setting_refused "$(grep -c 'n_cool must be' "$TB_RUN/refused")" == 1
+
+# run VARIANT EMIT BASE_US DELAY_NS INTER_THRESH_US: the flows, then each
+# side's record into $OUT_DIR/VARIANT-{gw,host}.json.
+run() {
+	at bora reflex gateway lan down0 wan wan1 k $K emit "$2" \
+		t_src_thresh_ns $THRESH_NS t_interval_ns $INTERVAL_NS ||
+		tb_die "$1: reflex gateway"
+	$UNOCTL cc bpf register swift link_rate_mbps $RATE base_rtt_ns $(($3 * 1000)) \
+		base_delay_ns "$4" hop_delay_ns 1000 reflex_inter_rtt_us "$5" ||
+		tb_die "$1: cc bpf register swift"
+	tb_exec b2 iperf3 -s -1 -p 5301 > /dev/null 2>&1 &
+	echo $! >> "$TB_RUN/pids"
+	tb_wait_listen b2 5301
+	tb_flow a1 bpf_swift 0 > /dev/null
+	sleep 1
+	tb_exec a2 iperf3 -u -c 10.200.2.1 -p 5301 -b 60M -l 3900 -t 2 > /dev/null 2>&1
+	# while a1's flow runs: its record goes when its socket closes
+	tb_flows_running
+	at bora -j reflex show > "$OUT_DIR/$1-gw.json"
+	at a1 -j reflex show > "$OUT_DIR/$1-host.json"
+	awk '{ print $5 }' "$TB_RUN/flows" > "$OUT_DIR/$1.port"
+	tb_flows_stop
+	$UNOCTL cc bpf unregister swift
+}
+
+# flows VARIANT SIDE: the records of that side's role, as a JSON array.
+flows() {
+	_role=$([ "$2" = gw ] && echo gateway || echo host)
+	jq -c "[.[] | select(.role == \"$_role\") | .flows[]]" "$OUT_DIR/$1-$2.json"
+}
+# field VARIANT SIDE FIELD: of a1's data connection to b1's server (iperf3's
+# control connection takes few samples), as the host and the gateway
+# record it.
+field() {
+	_dst="$TB_RCV_ADDR:$(cat "$OUT_DIR/$1.port")"
+	_src=$(flows "$1" host | jq -r "map(select(.dst == \"$_dst\"))
+		| max_by(.samples_src + .samples_e2e) | .src")
+	flows "$1" "$2" | jq "map(select(.src == \"$_src\" and .dst == \"$_dst\"))
+		| .[0].$3 // 0"
+}
+counter() {
+	jq "[.[] | select(.role == \"host\") | .counters.$2 // 0] | add // 0" "$OUT_DIR/$1-host.json"
+}
+# loop VARIANT: ms from the gateway's first congested packet to the cut.
+loop() {
+	tb_calc "($(field "$1" host first_cut_ns) - $(field "$1" gw first_pack_ns)) / 1e6"
+}
+
+run e2e 0 "$inter_us" $((THRESH_NS + 1000000)) 4000000
+run reflex 1 "$intra_us" $((THRESH_NS - 1000000)) $((inter_us / 2))
+
+for v in e2e reflex; do
+	tb_check "${v}_congestion_seen" "$(field $v gw first_pack_ns)" ">" 0
+	tb_check "${v}_cut" "$(field $v host first_cut_ns)" ">" 0
+	tb_log "$v: loop $(loop $v) ms, $(field $v host cuts) cuts," \
+		"$(field $v host samples_src) near-source and $(field $v host samples_e2e) end-to-end samples"
+done
+tb_check e2e_loop_ms "$(loop e2e)" ">=" "$(tb_calc "$inter_us / 1000 * 0.8")"
+tb_check e2e_no_src_samples "$(field e2e host samples_src)" == 0
+tb_check reflex_loop_ms "$(loop reflex)" ">" 0
+tb_check reflex_loop_below_wan_rtt_4 "$(loop reflex)" "<" "$(tb_calc "$TB_WAN_RTT / 4")"
+tb_check reflex_loop_quarter_of_e2e "$(loop reflex)" "<" "$(tb_calc "$(loop e2e) / 4")"
+tb_check reflex_src_samples "$(field reflex host samples_src)" ">" 0
+tb_check reflex_no_e2e_samples "$(field reflex host samples_e2e)" == 0
+tb_check reflex_fb_accepted "$(counter reflex fb_accepted)" ">" 0
+tb_check reflex_fb_stale "$(counter reflex fb_stale)" == 0
+tb_check reflex_fb_bad_rtt "$(counter reflex fb_bad_rtt)" == 0
+tb_exit
