@@ -25,6 +25,7 @@
  * its next packet (2.3).
  */
 #include <linux/bpf.h>
+#include <linux/errno.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/ip.h>
@@ -153,7 +154,8 @@ int rfx_stamp(struct __sk_buff *skb)
 	struct rfx_tcp4 p;
 	__be16 id;
 
-	if (!cfg || skb->mark == RFX_PACK_MARK || !rfx_parse_tcp4(skb, &p) ||
+	if (!cfg || (skb->mark & RFX_PACK_MARK_MASK) == RFX_PACK_MARK ||
+	    skb->gso_segs > 1 || !rfx_parse_tcp4(skb, &p) ||
 	    !p.payload || !(p.ip.frag_off & bpf_htons(IP_DF)))
 		return RFX_PASS;
 	id = bpf_htons(reflex_stamp16(bpf_ktime_get_ns(), cfg->k));
@@ -176,8 +178,27 @@ static __always_inline void nsf_params_of(const struct rfx_cfg *cfg,
 	p->cool_unit = cfg->cool_unit;
 }
 
-/* The flow's entry, made SILENT if new (2.3); NULL if the map is full. */
-static __always_inline struct nsf_entry *nsf_entry_get(const struct rfx_flow4 *key)
+struct bpf_map;
+
+/* bpf_for_each_map_elem()'s step: delete a flow idle past T_idle_gc. */
+static long nsf_sweep_one(struct bpf_map *map, const struct rfx_flow4 *key,
+			  struct nsf_entry *e, const struct nsf_params *np)
+{
+	/* a racy read of a u64 that only grows: an idle flow stays idle */
+	if (nsf_flow_idle(&e->flow, np, bpf_ktime_get_ns()))
+		bpf_map_delete_elem(map, key);
+	return 0;
+}
+
+/*
+ * The flow's entry, made SILENT if new (2.3). A flow that ends without a
+ * FIN or RST through this port (an RST from the far end, a killed
+ * sender) leaves its entry behind, so a full table first sweeps the
+ * flows idle past T_idle_gc: a walk of the table, only when it is full.
+ * NULL if it is still full, counted.
+ */
+static __always_inline struct nsf_entry *nsf_entry_get(const struct rfx_flow4 *key,
+						       const struct nsf_params *np)
 {
 	struct nsf_entry *e = bpf_map_lookup_elem(&nsf_flows, key);
 	struct nsf_entry fresh = {};
@@ -185,22 +206,30 @@ static __always_inline struct nsf_entry *nsf_entry_get(const struct rfx_flow4 *k
 	if (e)
 		return e;
 	nsf_flow_init(&fresh.flow);
-	bpf_map_update_elem(&nsf_flows, key, &fresh, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&nsf_flows, key);
+	if (bpf_map_update_elem(&nsf_flows, key, &fresh, BPF_NOEXIST) == -E2BIG) {
+		bpf_for_each_map_elem(&nsf_flows, nsf_sweep_one, (void *)np, 0);
+		bpf_map_update_elem(&nsf_flows, key, &fresh, BPF_NOEXIST);
+	}
+	e = bpf_map_lookup_elem(&nsf_flows, key);
+	if (!e)
+		rfx_count(RFX_STAT_NSF_FLOWS_FULL);
+	return e;
 }
 
 /*
- * Runs the flow's machine on data packet p; true if it is to be answered,
- * its pseudo-ACK's fields then in the entry for nsf_build, so that the
- * clone's headers are only its flow's key. A flow idle past T_idle_gc
- * starts over SILENT, but its fb_seq goes on: its sender's socket still
- * holds the last one, and would take a count from 1 again as stale.
+ * Runs the flow's machine on data packet p; the answer's fb_seq if it is
+ * to be answered, its pseudo-ACK's fields then in the entry's ring for
+ * nsf_build, so that the clone's headers are only its flow's key; else 0.
+ * A flow idle past T_idle_gc starts over SILENT, but its fb_seq goes on:
+ * its sender's socket still holds the last one, and would take a count
+ * from 1 again as stale.
  */
-static __always_inline bool nsf_step(struct nsf_entry *e,
-				     const struct nsf_params *np,
-				     const struct rfx_tcp4 *p,
-				     u64 now, u64 t_src)
+static __always_inline u32 nsf_step(struct nsf_entry *e,
+				    const struct nsf_params *np,
+				    const struct rfx_tcp4 *p,
+				    u64 now, u64 t_src)
 {
+	struct nsf_answer *a;
 	struct nsf_pack pack;
 	bool answer;
 	u32 fb_seq;
@@ -213,17 +242,20 @@ static __always_inline bool nsf_step(struct nsf_entry *e,
 	}
 	answer = nsf_on_data(&e->flow, np, now, t_src, &pack);
 	if (answer) {
-		e->pack = pack;
-		e->pack_ns = now;
-		e->data_seq = bpf_ntohl(p->tcp.seq);
-		e->echo_ts16 = p->ip.id;
+		a = nsf_answer_of(e, pack.fb_seq);
+		a->pack = pack;
+		a->pack_ns = now;
+		a->data_seq = bpf_ntohl(p->tcp.seq);
+		a->echo_ts16 = p->ip.id;
 		if (!e->first_pack_ns)
 			e->first_pack_ns = now;
 	}
 	bpf_spin_unlock(&e->lock);
-	if (answer && pack.first)
+	if (!answer)
+		return 0;
+	if (pack.first)
 		rfx_count(RFX_STAT_NSF_EPISODES);
-	return answer;
+	return pack.fb_seq;
 }
 
 SEC("tc")
@@ -234,8 +266,8 @@ int nsf_egress(struct __sk_buff *skb)
 	struct rfx_flow4 key;
 	struct nsf_entry *e;
 	struct rfx_tcp4 p;
+	u32 mark, fb_seq;
 	u64 now, t_src;
-	u32 mark;
 
 	if (!cfg || !rfx_parse_tcp4(skb, &p))
 		return RFX_PASS;
@@ -244,24 +276,27 @@ int nsf_egress(struct __sk_buff *skb)
 		bpf_map_delete_elem(&nsf_flows, &key);
 		return RFX_PASS;
 	}
-	if (!p.payload || p.tcp.syn)
+	/* what the stamp wrote: whole segments with data and DF */
+	if (!p.payload || p.tcp.syn || !(p.ip.frag_off & bpf_htons(IP_DF)) ||
+	    skb->gso_segs > 1)
 		return RFX_PASS;
-	e = nsf_entry_get(&key);
+	nsf_params_of(cfg, &np);
+	e = nsf_entry_get(&key, &np);
 	if (!e)
 		return RFX_PASS;
 	rfx_count(RFX_STAT_NSF_DATA);
 	now = bpf_ktime_get_ns();
 	t_src = reflex_stamp_age_ns(now, bpf_ntohs(p.ip.id),
 				    REFLEX_STAMP_BITS, cfg->k);
-	nsf_params_of(cfg, &np);
-	if (!nsf_step(e, &np, &p, now, t_src))
+	fb_seq = nsf_step(e, &np, &p, now, t_src);
+	if (!fb_seq)
 		return RFX_PASS;
 	rfx_count(RFX_STAT_NSF_PACKS);
 	if (!cfg->emit)
 		return RFX_PASS;
-	/* the clone, marked, to the LAN port's ingress (nsf_build) */
+	/* the clone, marked with its answer, to the LAN port's ingress */
 	mark = skb->mark;
-	skb->mark = RFX_PACK_MARK;
+	skb->mark = RFX_PACK_MARK | (fb_seq & ~RFX_PACK_MARK_MASK);
 	if (bpf_clone_redirect(skb, cfg->lan_ifindex, BPF_F_INGRESS))
 		rfx_count(RFX_STAT_NSF_CLONE_ERR);
 	skb->mark = mark;
@@ -283,33 +318,34 @@ static __always_inline u16 rfx_sat16(u32 v)
 	return v > 0xffff ? 0xffff : (u16)v;
 }
 
-/* The pseudo-ACK of data packet p's flow, from its entry (2.4). */
-static __always_inline bool nsf_frame(const struct rfx_tcp4 *p,
-				      const struct rfx_cfg *cfg,
-				      u8 frame[RFX_PACK_LEN])
+/*
+ * The pseudo-ACK of data packet p's flow (2.4), from the answer its mark
+ * names: 0, or the counter of why there is none: the flow's entry gone,
+ * or its answer overwritten, the flow having answered NSF_ANSWER_RING
+ * times since (a clone that waited that many intervals).
+ */
+static __always_inline u32 nsf_frame(const struct rfx_tcp4 *p,
+				     const struct rfx_cfg *cfg, u32 mark,
+				     u8 frame[RFX_PACK_LEN])
 {
 	__be16 proto = bpf_htons(ETH_P_IP);
 	struct udphdr udp = {};
 	struct iphdr ip = {};
 	struct rfx_fb fb = {};
+	struct nsf_answer a;
 	struct rfx_flow4 key;
 	struct nsf_entry *e;
-	struct nsf_pack pack;
-	__be16 echo_ts16;
-	u32 data_seq;
-	u64 pack_ns;
 	s64 sum;
 
 	rfx_key_of(p, &key);
 	e = bpf_map_lookup_elem(&nsf_flows, &key);
 	if (!e)
-		return false;
+		return RFX_STAT_NSF_BUILD_ERR;
 	bpf_spin_lock(&e->lock);
-	pack = e->pack;
-	pack_ns = e->pack_ns;
-	data_seq = e->data_seq;
-	echo_ts16 = e->echo_ts16;
+	a = *nsf_answer_of(e, mark);
 	bpf_spin_unlock(&e->lock);
+	if ((a.pack.fb_seq ^ mark) & ~RFX_PACK_MARK_MASK || !a.pack.fb_seq)
+		return RFX_STAT_NSF_OVERRUN;
 
 	ip.version = 4;
 	ip.ihl = 5;
@@ -322,7 +358,7 @@ static __always_inline bool nsf_frame(const struct rfx_tcp4 *p,
 	ip.daddr = p->ip.saddr;
 	sum = bpf_csum_diff(NULL, 0, (__be32 *)&ip, sizeof(ip), 0);
 	if (sum < 0)
-		return false;
+		return RFX_STAT_NSF_BUILD_ERR;
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);
 	ip.check = (u16)~sum;
@@ -334,19 +370,19 @@ static __always_inline bool nsf_frame(const struct rfx_tcp4 *p,
 	fb.magic = bpf_htons(RFX_MAGIC);
 	fb.version = RFX_VERSION;
 	fb.type = RFX_TYPE_NSF;
-	fb.flags = RFX_F_NSF | (pack.state == NSF_COOLING ? RFX_F_COOLING : 0) |
-		   (pack.first ? RFX_F_FIRST : 0);
+	fb.flags = RFX_F_NSF | (a.pack.state == NSF_COOLING ? RFX_F_COOLING : 0) |
+		   (a.pack.first ? RFX_F_FIRST : 0);
 	fb.k = cfg->k;
-	fb.echo_ts16 = echo_ts16;
+	fb.echo_ts16 = a.echo_ts16;
 	fb.saddr = key.saddr;
 	fb.daddr = key.daddr;
 	fb.sport = key.sport;
 	fb.dport = key.dport;
-	fb.data_seq = bpf_htonl(data_seq);
-	fb.t_src_ns = bpf_htonl(rfx_sat32(pack.t_src_ns));
-	fb.fb_seq = bpf_htonl(pack.fb_seq);
-	fb.covered_pkts = bpf_htons(rfx_sat16(pack.covered_pkts));
-	fb.gw_time_ns = bpf_cpu_to_be64(pack_ns);
+	fb.data_seq = bpf_htonl(a.data_seq);
+	fb.t_src_ns = bpf_htonl(rfx_sat32(a.pack.t_src_ns));
+	fb.fb_seq = bpf_htonl(a.pack.fb_seq);
+	fb.covered_pkts = bpf_htons(rfx_sat16(a.pack.covered_pkts));
+	fb.gw_time_ns = bpf_cpu_to_be64(a.pack_ns);
 
 	/* the MAC addresses are the neighbour's, filled in as it leaves */
 	__builtin_memset(frame, 0, ETH_HLEN);
@@ -354,7 +390,7 @@ static __always_inline bool nsf_frame(const struct rfx_tcp4 *p,
 	__builtin_memcpy(frame + ETH_HLEN, &ip, sizeof(ip));
 	__builtin_memcpy(frame + RFX_UDP_OFF, &udp, sizeof(udp));
 	__builtin_memcpy(frame + RFX_FB_OFF, &fb, sizeof(fb));
-	return true;
+	return 0;
 }
 
 /*
@@ -385,18 +421,22 @@ static __always_inline int nsf_send(struct __sk_buff *skb, __be32 daddr)
 SEC("tc")
 int nsf_build(struct __sk_buff *skb)
 {
+	u32 mark = skb->mark, err = RFX_STAT_NSF_BUILD_ERR;
 	const struct rfx_cfg *cfg;
 	u8 frame[RFX_PACK_LEN];
 	struct rfx_tcp4 p;
 
-	if (skb->mark != RFX_PACK_MARK)
+	if ((mark & RFX_PACK_MARK_MASK) != RFX_PACK_MARK)
 		return RFX_PASS;
 	skb->mark = 0;
 	cfg = rfx_conf();
-	if (!cfg || !rfx_parse_tcp4(skb, &p) || !nsf_frame(&p, cfg, frame) ||
-	    bpf_skb_change_tail(skb, RFX_PACK_LEN, 0) ||
-	    bpf_skb_store_bytes(skb, 0, frame, RFX_PACK_LEN, 0)) {
-		rfx_count(RFX_STAT_NSF_BUILD_ERR);
+	if (cfg && rfx_parse_tcp4(skb, &p))
+		err = nsf_frame(&p, cfg, mark, frame);
+	if (!err && (bpf_skb_change_tail(skb, RFX_PACK_LEN, 0) ||
+		     bpf_skb_store_bytes(skb, 0, frame, RFX_PACK_LEN, 0)))
+		err = RFX_STAT_NSF_BUILD_ERR;
+	if (err) {
+		rfx_count(err);
 		return TC_ACT_SHOT;
 	}
 	return nsf_send(skb, p.ip.saddr);
@@ -428,10 +468,15 @@ static __always_inline int rfx_fb_parse(struct __sk_buff *skb,
 		rfx_count(RFX_STAT_FB_FOREIGN);
 		return RFX_PASS;	/* not ours: the stack's */
 	}
+	/*
+	 * A gateway sends from its port a pseudo-ACK addressed to the data's
+	 * sender (2.4): one that names another flow of this host is forged.
+	 */
 	if (bpf_ntohs(udp.len) < sizeof(udp) + sizeof(*fb) ||
+	    udp.source != bpf_htons(cfg->port) ||
 	    bpf_skb_load_bytes(skb, off + sizeof(udp), fb, sizeof(*fb)) ||
 	    fb->magic != bpf_htons(RFX_MAGIC) || fb->version != RFX_VERSION ||
-	    fb->type != RFX_TYPE_NSF || fb->k != cfg->k) {
+	    fb->type != RFX_TYPE_NSF || fb->k != cfg->k || fb->saddr != ip.daddr) {
 		rfx_count(RFX_STAT_FB_MALFORMED);
 		return TC_ACT_STOLEN;
 	}

@@ -9,16 +9,34 @@
 
 #include <linux/bpf.h>	/* struct bpf_spin_lock */
 
-/* A gateway's flow (nsf_flows): NSF's machine and its latest answer. */
-struct nsf_entry {
-	struct bpf_spin_lock lock;
-	struct nsf_flow flow;
-	struct nsf_pack pack;	/* the latest pseudo-ACK, for nsf_build */
+/* A pseudo-ACK NSF decided on, until its clone is built. */
+struct nsf_answer {
+	struct nsf_pack pack;
 	u64 pack_ns;		/* when it was decided */
 	u32 data_seq;		/* its data packet's sequence number */
 	__be16 echo_ts16;	/* and stamp, as it carried them */
-	u64 first_pack_ns;	/* the flow's first one (diagnostics) */
 };
+
+/*
+ * The answers of a flow still to be built: a clone waits in the LAN
+ * port's backlog, and the flow may answer again (T_interval later)
+ * before it is built. Each clone's mark names its answer's fb_seq.
+ */
+#define NSF_ANSWER_RING	4
+
+/* A gateway's flow (nsf_flows): NSF's machine and its latest answers. */
+struct nsf_entry {
+	struct bpf_spin_lock lock;
+	struct nsf_flow flow;
+	struct nsf_answer ring[NSF_ANSWER_RING];	/* by fb_seq */
+	u64 first_pack_ns;	/* the flow's first answer (diagnostics) */
+};
+
+/* The answer of fb_seq (the latest: the flow's fb_seq). */
+static inline struct nsf_answer *nsf_answer_of(struct nsf_entry *e, u32 fb_seq)
+{
+	return &e->ring[fb_seq % NSF_ANSWER_RING];
+}
 
 /*
  * A socket's mailbox (rfx_sk): the samples the host accepted and the CC

@@ -30,7 +30,9 @@
 #define RFX_F_COOLING		0x02		/* sent while COOLING */
 #define RFX_F_FIRST		0x04		/* opens an episode */
 #define RFX_DEF_PORT		9797
-#define RFX_PACK_MARK		0x52464c58	/* "RFLX": a clone to build */
+/* A clone to build: "RF" and the low 16 bits of its pseudo-ACK's fb_seq */
+#define RFX_PACK_MARK		0x52460000
+#define RFX_PACK_MARK_MASK	0xffff0000
 
 /*
  * The pseudo-ACK's UDP payload, network order (4.4): the data packet's
@@ -91,12 +93,14 @@ struct rfx_cfg {
 enum rfx_stat {
 	RFX_STAT_STAMPED,	/* stamp: segments stamped */
 	RFX_STAT_NSF_DATA,	/* gateway: data packets through NSF */
+	RFX_STAT_NSF_FLOWS_FULL, /* ... of a flow the full table could not hold */
 	RFX_STAT_NSF_PACKS,	/* ... answered by a pseudo-ACK */
 	RFX_STAT_NSF_EPISODES,	/* ... that opened an episode */
 	RFX_STAT_NSF_CLONE_ERR,	/* clones the kernel refused */
 	RFX_STAT_NSF_BUILT,	/* pseudo-ACKs sent toward their sender */
 	RFX_STAT_NSF_BUILD_ERR,	/* clones that could not be made one */
 	RFX_STAT_NSF_NO_ROUTE,	/* pseudo-ACKs with no route to their sender */
+	RFX_STAT_NSF_OVERRUN,	/* clones built too late: their answer gone */
 	RFX_STAT_FB_ACCEPTED,	/* host: samples handed to a CC */
 	RFX_STAT_FB_STALE,	/* fb_seq not after the flow's last */
 	RFX_STAT_FB_BAD_RTT,	/* an echo whose age is impossible */

@@ -600,20 +600,20 @@ TEST_F(ReflexProg, NsfHotPacketOpensAnEpisode)
 	EXPECT_EQ(e.flow.fb_seq, 1u);
 	EXPECT_EQ(e.flow.pkts_since_pack, 0u);
 	EXPECT_EQ(e.flow.cool_left, 0);
-	EXPECT_GE(e.pack_ns, t0);
-	EXPECT_LE(e.pack_ns, t1);
-	EXPECT_EQ(e.flow.last_pack_ns, e.pack_ns);
-	EXPECT_EQ(e.flow.last_seen_ns, e.pack_ns);
-	EXPECT_EQ(e.first_pack_ns, e.pack_ns);
-	EXPECT_EQ(e.data_seq, get32(in, kL4 + 4));
-	EXPECT_EQ(ntohs(e.echo_ts16), get16(in, kEthLen + 4));
-	EXPECT_EQ(e.pack.fb_seq, 1u);
-	EXPECT_EQ(e.pack.first, 1);
-	EXPECT_EQ(e.pack.covered_pkts, 1u);
-	EXPECT_EQ(e.pack.state, NSF_ACTIVE);
+	EXPECT_GE(nsf_answer_of(&e, e.flow.fb_seq)->pack_ns, t0);
+	EXPECT_LE(nsf_answer_of(&e, e.flow.fb_seq)->pack_ns, t1);
+	EXPECT_EQ(e.flow.last_pack_ns, nsf_answer_of(&e, e.flow.fb_seq)->pack_ns);
+	EXPECT_EQ(e.flow.last_seen_ns, nsf_answer_of(&e, e.flow.fb_seq)->pack_ns);
+	EXPECT_EQ(e.first_pack_ns, nsf_answer_of(&e, e.flow.fb_seq)->pack_ns);
+	EXPECT_EQ(nsf_answer_of(&e, e.flow.fb_seq)->data_seq, get32(in, kL4 + 4));
+	EXPECT_EQ(ntohs(nsf_answer_of(&e, e.flow.fb_seq)->echo_ts16), get16(in, kEthLen + 4));
+	EXPECT_EQ(nsf_answer_of(&e, e.flow.fb_seq)->pack.fb_seq, 1u);
+	EXPECT_EQ(nsf_answer_of(&e, e.flow.fb_seq)->pack.first, 1);
+	EXPECT_EQ(nsf_answer_of(&e, e.flow.fb_seq)->pack.covered_pkts, 1u);
+	EXPECT_EQ(nsf_answer_of(&e, e.flow.fb_seq)->pack.state, NSF_ACTIVE);
 	// the stamp's age, to within a unit at either end
-	EXPECT_GE(e.pack.t_src_ns, kHot - kUnit);
-	EXPECT_LE(e.pack.t_src_ns, kHot + (t1 - t0) + kUnit);
+	EXPECT_GE(nsf_answer_of(&e, e.flow.fb_seq)->pack.t_src_ns, kHot - kUnit);
+	EXPECT_LE(nsf_answer_of(&e, e.flow.fb_seq)->pack.t_src_ns, kHot + (t1 - t0) + kUnit);
 	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_NSF_DATA, 1 },
 							  { RFX_STAT_NSF_PACKS, 1 },
 							  { RFX_STAT_NSF_EPISODES, 1 } }));
@@ -635,9 +635,9 @@ TEST_F(ReflexProg, NsfColdPacketLeavesTheFlowSilent)
 	EXPECT_EQ(e.flow.last_pack_ns, 0u);
 	EXPECT_GE(e.flow.last_seen_ns, t0);
 	EXPECT_LE(e.flow.last_seen_ns, t1);
-	EXPECT_EQ(e.pack_ns, 0u);
+	EXPECT_EQ(nsf_answer_of(&e, e.flow.fb_seq)->pack_ns, 0u);
 	EXPECT_EQ(e.first_pack_ns, 0u);
-	EXPECT_EQ(e.pack.fb_seq, 0u);
+	EXPECT_EQ(nsf_answer_of(&e, e.flow.fb_seq)->pack.fb_seq, 0u);
 	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_NSF_DATA, 1 } }));
 }
 
@@ -657,12 +657,12 @@ TEST_F(ReflexProg, NsfIdleFlowStartsOverKeepingItsFbSeq)
 	ASSERT_TRUE(entry(data_key(), &e));
 	EXPECT_EQ(e.flow.state, NSF_ACTIVE);
 	EXPECT_EQ(e.flow.fb_seq, 2u);
-	EXPECT_EQ(e.pack.fb_seq, 2u);
-	EXPECT_EQ(e.pack.first, 1);
-	EXPECT_EQ(e.pack.covered_pkts, 1u);
-	EXPECT_GT(e.pack_ns, first.pack_ns);
-	EXPECT_EQ(e.first_pack_ns, first.pack_ns);
-	EXPECT_EQ(ntohs(e.echo_ts16), get16(data, kEthLen + 4));
+	EXPECT_EQ(nsf_answer_of(&e, e.flow.fb_seq)->pack.fb_seq, 2u);
+	EXPECT_EQ(nsf_answer_of(&e, e.flow.fb_seq)->pack.first, 1);
+	EXPECT_EQ(nsf_answer_of(&e, e.flow.fb_seq)->pack.covered_pkts, 1u);
+	EXPECT_GT(nsf_answer_of(&e, e.flow.fb_seq)->pack_ns, nsf_answer_of(&first, first.flow.fb_seq)->pack_ns);
+	EXPECT_EQ(e.first_pack_ns, nsf_answer_of(&first, first.flow.fb_seq)->pack_ns);
+	EXPECT_EQ(ntohs(nsf_answer_of(&e, e.flow.fb_seq)->echo_ts16), get16(data, kEthLen + 4));
 	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_NSF_DATA, 2 },
 							  { RFX_STAT_NSF_PACKS, 2 },
 							  { RFX_STAT_NSF_EPISODES, 2 } }));
@@ -690,7 +690,7 @@ TEST_F(ReflexProg, NsfSpacesPseudoAcksByTheInterval)
 	EXPECT_EQ(e.flow.state, NSF_COOLING);
 	EXPECT_EQ(e.flow.cool_left, 5);
 	EXPECT_EQ(e.flow.pkts_since_pack, 3u);
-	EXPECT_EQ(e.pack.fb_seq, 1u);
+	EXPECT_EQ(nsf_answer_of(&e, e.flow.fb_seq)->pack.fb_seq, 1u);
 	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_NSF_DATA, 4 },
 							  { RFX_STAT_NSF_PACKS, 1 },
 							  { RFX_STAT_NSF_EPISODES, 1 } }));
@@ -718,8 +718,9 @@ TEST_F(ReflexProg, NsfFinAndRstDeleteTheFlow)
 	EXPECT_EQ(stat(RFX_STAT_NSF_EPISODES), 4u);
 }
 
-// A SYN, with or without data (TFO), and a pure ACK are no data packets:
-// no entry, nothing counted.
+// A SYN, with or without data (TFO), and a pure ACK are no data packets,
+// and the ID of a segment without DF is no stamp: no entry, nothing
+// counted.
 TEST_F(ReflexProg, NsfSynAndPureAckMakeNoEntry)
 {
 	const Bytes frames[] = {
@@ -727,6 +728,8 @@ TEST_F(ReflexProg, NsfSynAndPureAckMakeNoEntry)
 		seg_frame({ .id = aged(kHot), .flags = kTcpSyn }),
 		seg_frame({ .id = aged(kHot), .flags = kTcpSyn | kTcpAck }),
 		seg_frame({ .id = aged(kHot), .flags = kTcpAck, .payload = 0 }),
+		// no DF: the stamp leaves its ID alone, so it is no age
+		seg_frame({ .id = aged(kHot), .frag = 0 }),
 	};
 	for (const Bytes &in : frames)
 		EXPECT_EQ(run(skel_->progs.nsf_egress, in, kPass), in);
@@ -766,7 +769,7 @@ TEST_F(ReflexProg, NsfBuildPassesUnmarkedFrames)
 	const Counts before = counts();
 	const Bytes in = data_frame(kHot);
 	EXPECT_EQ(run(skel_->progs.nsf_build, in, kPass), in);
-	EXPECT_EQ(run(skel_->progs.nsf_build, in, kPass, RFX_PACK_MARK + 1), in);
+	EXPECT_EQ(run(skel_->progs.nsf_build, in, kPass, RFX_PACK_MARK - 1), in);
 	EXPECT_EQ(counts(), before);
 }
 
@@ -782,6 +785,18 @@ TEST_F(ReflexProg, NsfBuildWithoutEntryDrops)
 	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_NSF_BUILD_ERR, 2 } }));
 }
 
+// A clone that names an answer the flow's ring no longer holds (fb_seq 5
+// in slot 1, where fb_seq 1 is) is dropped, counted overrun: no
+// pseudo-ACK is built from another's answer.
+TEST_F(ReflexProg, NsfBuildDropsAnOverrunClone)
+{
+	open_episode();
+	const Counts before = counts();
+	const Bytes clone = data_frame(kHot);
+	EXPECT_EQ(run(skel_->progs.nsf_build, clone, TC_ACT_SHOT, RFX_PACK_MARK | 5), clone);
+	EXPECT_EQ(counts(), plus(before, { { RFX_STAT_NSF_OVERRUN, 1 } }));
+}
+
 // The marked clone of a hot packet becomes its pseudo-ACK (2.4, 4.4): 90
 // bytes, every field as the entry and the data say.
 TEST_F(ReflexProg, NsfBuildMakesThePseudoAck)
@@ -794,7 +809,7 @@ TEST_F(ReflexProg, NsfBuildMakesThePseudoAck)
 	// clone only the flow's key is read.
 	const Bytes clone = seg_frame({ .id = static_cast<uint16_t>(get16(data, kEthLen + 4) + 1),
 					.seq = 0x99887766 });
-	const Run r = try_run(skel_->progs.nsf_build, clone, RFX_PACK_MARK);
+	const Run r = try_run(skel_->progs.nsf_build, clone, RFX_PACK_MARK | 1);
 	ASSERT_EQ(r.err, 0) << std::strerror(-r.err);
 	// The verdict is the route's to the data's sender: bpf_redirect_neigh()
 	// (TC_ACT_REDIRECT; BPF_PROG_TEST_RUN does not redirect), counted
@@ -841,12 +856,12 @@ TEST_F(ReflexProg, NsfBuildMakesThePseudoAck)
 	EXPECT_EQ(fb.sport, key.sport);
 	EXPECT_EQ(fb.dport, key.dport);
 	EXPECT_EQ(ntohl(fb.data_seq), get32(data, kL4 + 4));
-	EXPECT_EQ(ntohl(fb.t_src_ns), e.pack.t_src_ns);
+	EXPECT_EQ(ntohl(fb.t_src_ns), nsf_answer_of(&e, e.flow.fb_seq)->pack.t_src_ns);
 	EXPECT_EQ(ntohl(fb.fb_seq), 1u);
 	EXPECT_EQ(ntohs(fb.covered_pkts), 1u);
 	EXPECT_EQ(fb.rsvd, 0);
 	EXPECT_EQ(fb.echo_ts32, 0u);
-	EXPECT_EQ(be64toh(fb.gw_time_ns), e.pack_ns);
+	EXPECT_EQ(be64toh(fb.gw_time_ns), nsf_answer_of(&e, e.flow.fb_seq)->pack_ns);
 }
 
 // ---------------------------------------------------------------- rfx_fb
@@ -946,12 +961,20 @@ TEST_F(ReflexFb, MalformedPseudoAckIsDropped)
 	frames.emplace_back("k", fb_frame(kGateway, fb));
 	frames.emplace_back("udp length",
 			    fb_frame(kGateway, good, kPort, kUdpLen + sizeof(rfx_fb) - 1));
+	// Forged: a flow of this host whose sender the datagram is not
+	// addressed to, or not from the gateway's port.
+	fb = good;
+	fb.saddr = htonl(INADDR_LOOPBACK + 1);
+	frames.emplace_back("not to the data's sender", fb_frame(kGateway, fb));
+	Bytes other_port = fb_frame(kGateway, good);
+	put16(other_port, kL4, kPort + 1);
+	frames.emplace_back("source port", other_port);
 	for (const auto &[what, bytes] : frames) {
 		SCOPED_TRACE(what);
 		feedback(bytes, TC_ACT_STOLEN);
 	}
 	expect_mailbox(mailbox(conn_.client), 0, 0, 0, 0);
-	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_FB_MALFORMED, 5 } }));
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_FB_MALFORMED, 7 } }));
 	// the same, well formed, is taken
 	feedback(fb_frame(kGateway, good), TC_ACT_STOLEN);
 	EXPECT_EQ(mailbox(conn_.client).pend_samples, 1u);
