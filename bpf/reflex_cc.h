@@ -26,31 +26,23 @@
 #define RFX_CC_REFLEX		2	/* samples from pseudo-ACKs only */
 
 /*
- * In the CC's private state. The local port is kept from the start: a
- * closing socket gives its port up (inet_num 0) before its CC's release.
+ * In the CC's private state. The flow's key is kept from the start: a
+ * closing socket gives its port up (inet_num 0), and tcp_disconnect()
+ * its addresses, before its CC's release.
  */
 struct rfx_cc {
-	__be16 sport;
+	struct rfx_flow4 key;	/* the data direction, network order */
 	u8 mode;		/* RFX_CC_* */
 };
 
-/* The data direction's key, as the gateway and the host see it. */
-static __always_inline void rfx_cc_key(const struct sock *sk,
-				       const struct rfx_cc *rc,
-				       struct rfx_flow4 *key)
+/*
+ * A map key must be on the stack or in a map for 6.1's verifier, not in
+ * the socket (icsk_ca_priv): the helpers below copy it.
+ */
+static __always_inline struct rfx_flow_info *rfx_cc_info(const struct rfx_cc *rc)
 {
-	key->saddr = sk->__sk_common.skc_rcv_saddr;
-	key->daddr = sk->__sk_common.skc_daddr;
-	key->sport = rc->sport;
-	key->dport = sk->__sk_common.skc_dport;
-}
+	struct rfx_flow4 key = rc->key;
 
-static __always_inline struct rfx_flow_info *rfx_cc_info(const struct sock *sk,
-							 const struct rfx_cc *rc)
-{
-	struct rfx_flow4 key;
-
-	rfx_cc_key(sk, rc, &key);
 	return bpf_map_lookup_elem(&rfx_flows, &key);
 }
 
@@ -72,9 +64,12 @@ static __always_inline void rfx_cc_decide(struct sock *sk, struct rfx_cc *rc,
 		rc->mode = RFX_CC_UNDECIDED;
 		return;
 	}
-	rc->sport = bpf_htons(sk->__sk_common.skc_num);
+	rc->key.saddr = sk->__sk_common.skc_rcv_saddr;
+	rc->key.daddr = sk->__sk_common.skc_daddr;
+	rc->key.sport = bpf_htons(sk->__sk_common.skc_num);
+	rc->key.dport = sk->__sk_common.skc_dport;
 	info.reflex = rtt_us > inter_rtt_us;
-	rfx_cc_key(sk, rc, &key);
+	key = rc->key;
 	bpf_map_update_elem(&rfx_flows, &key, &info, BPF_ANY);
 	if (info.reflex &&
 	    bpf_sk_storage_get(&rfx_sk, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE))
@@ -112,7 +107,7 @@ static __always_inline void rfx_cc_record(struct sock *sk,
 					  const struct rfx_cc *rc, bool src,
 					  bool cut, u64 rate)
 {
-	struct rfx_flow_info *info = rfx_cc_info(sk, rc);
+	struct rfx_flow_info *info = rfx_cc_info(rc);
 
 	if (!info)
 		return;
@@ -130,15 +125,12 @@ static __always_inline void rfx_cc_record(struct sock *sk,
 }
 
 /* The socket closes: its record goes; its mailbox goes with it. */
-static __always_inline void rfx_cc_release(struct sock *sk,
-					   const struct rfx_cc *rc)
+static __always_inline void rfx_cc_release(const struct rfx_cc *rc)
 {
-	struct rfx_flow4 key;
+	struct rfx_flow4 key = rc->key;
 
-	if (rc->mode == RFX_CC_UNDECIDED)
-		return;
-	rfx_cc_key(sk, rc, &key);
-	bpf_map_delete_elem(&rfx_flows, &key);
+	if (rc->mode != RFX_CC_UNDECIDED)
+		bpf_map_delete_elem(&rfx_flows, &key);
 }
 
 #endif /* _UNO_REFLEX_CC_H */

@@ -76,22 +76,36 @@ static __always_inline u64 bpf_swift_reflex_rate(struct sock *sk,
 	return swift_pacing_rate(&ca->core, tcp_sk(sk)->mss_cache, rtt ? rtt : 1);
 }
 
-static __always_inline void bpf_swift_apply_cwnd(struct sock *sk,
-						 const struct bpf_swift *ca)
+/*
+ * The window TCP keeps, segments: the law's, or a Reflex flow's rate over
+ * its end-to-end RTT if larger, within the clamp. It is also what
+ * recovery aims at (set_state) and undo restores: a loss must not shrink
+ * a Reflex flow to its near-source window (3.3 rejects that, strict).
+ */
+static __always_inline u32 bpf_swift_window(struct sock *sk,
+					    const struct bpf_swift *ca)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u64 segs = swift_cwnd_segs(&ca->core), flight;
 	u32 clamp = tp->snd_cwnd_clamp;
 	u32 mss = tp->mss_cache ? tp->mss_cache : 1;
+	u64 srtt_us = tp->srtt_us >> 3;
 
 	if (ca->rfx.mode == RFX_CC_REFLEX) {
-		/* bytes/s x us / 10^6, the rate below 2^40, srtt below 2^24 */
-		flight = bpf_swift_reflex_rate(sk, ca) * (tp->srtt_us >> 3) /
-			 USEC_PER_SEC / mss;
+		/* the rate below 2^40 bytes/s, the RTT capped at 10 s (2^24 us) */
+		if (srtt_us > 10 * USEC_PER_SEC)
+			srtt_us = 10 * USEC_PER_SEC;
+		flight = bpf_swift_reflex_rate(sk, ca) * srtt_us / USEC_PER_SEC / mss;
 		if (flight > segs)
 			segs = flight;
 	}
-	tp->snd_cwnd = segs < clamp ? (u32)segs : (clamp ? clamp : 1);
+	return segs < clamp ? (u32)segs : (clamp ? clamp : 1);
+}
+
+static __always_inline void bpf_swift_apply_cwnd(struct sock *sk,
+						 const struct bpf_swift *ca)
+{
+	tcp_sk(sk)->snd_cwnd = bpf_swift_window(sk, ca);
 }
 
 static __always_inline void bpf_swift_apply_pacing(struct sock *sk,
@@ -234,7 +248,7 @@ void BPF_PROG(bpf_swift_set_state, struct sock *sk, u8 new_state)
 	bpf_swift_params(ca, &p);
 	if (new_state == TCP_CA_Recovery) {
 		swift_on_fast_recovery(&ca->core, &p, now);
-		tcp_sk(sk)->snd_ssthresh = swift_cwnd_segs(&ca->core);
+		tcp_sk(sk)->snd_ssthresh = bpf_swift_window(sk, ca);
 	} else if (new_state == TCP_CA_Loss) {
 		swift_on_rto(&ca->core, &p, now);
 	} else if (new_state == TCP_CA_Open) {
@@ -251,9 +265,7 @@ u32 BPF_PROG(bpf_swift_ssthresh, struct sock *sk)
 SEC("struct_ops/bpf_swift_undo_cwnd")
 u32 BPF_PROG(bpf_swift_undo_cwnd, struct sock *sk)
 {
-	const struct bpf_swift *ca = inet_csk_ca(sk);
-
-	return swift_cwnd_segs(&ca->core);
+	return bpf_swift_window(sk, inet_csk_ca(sk));
 }
 
 SEC("struct_ops/bpf_swift_release")
@@ -262,7 +274,7 @@ void BPF_PROG(bpf_swift_release, struct sock *sk)
 	const struct bpf_swift *ca = inet_csk_ca(sk);
 
 	if (conf.reflex_inter_rtt_us)
-		rfx_cc_release(sk, &ca->rfx);
+		rfx_cc_release(&ca->rfx);
 }
 
 SEC(".struct_ops")

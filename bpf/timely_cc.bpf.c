@@ -186,7 +186,7 @@ void BPF_PROG(bpf_timely_release, struct sock *sk)
 	const struct bpf_timely *ca = inet_csk_ca(sk);
 
 	if (conf.reflex_inter_rtt_us)
-		rfx_cc_release(sk, &ca->rfx);
+		rfx_cc_release(&ca->rfx);
 }
 
 SEC(".struct_ops")
