@@ -117,8 +117,11 @@ void check_ranges(const std::string &cc, const std::map<std::string, uint32_t> &
 // the host role of bpf/reflex.bpf.c uses: pinned once, reused by all.
 void share_reflex_maps(bpf_object *obj, uint32_t reflex_inter_rtt_us)
 {
-	if (!reflex_inter_rtt_us)
+	if (!reflex_inter_rtt_us) {
+		// unused: one entry, not the 64 Ki of a shared table
+		bpf_map__set_max_entries(bpf_object__find_map_by_name(obj, "rfx_flows"), 1);
 		return;
+	}
 	if (mkdir("/sys/fs/bpf/uno", 0700) && errno != EEXIST)
 		throw BpfCcError("mkdir /sys/fs/bpf/uno: " + errno_text(errno) +
 				 " (is a bpf filesystem mounted at /sys/fs/bpf?)");

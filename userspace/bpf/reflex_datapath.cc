@@ -151,11 +151,41 @@ uint32_t addr_of(const std::string &dev)
 	return addr;
 }
 
+// The maps a role uses at their size, the others at one entry: a stamp
+// keeps no flows (nsf_flows holds 64 Ki of them), only a host shares the
+// CCs' records.
+void size_maps(const Skel &skel, uint32_t role)
+{
+	if (role != RFX_ROLE_GATEWAY)
+		bpf_map__set_max_entries(skel->maps.nsf_flows, 1);
+	if (role != RFX_ROLE_HOST) {
+		bpf_map__set_max_entries(skel->maps.rfx_flows, 1);
+		bpf_map__set_max_entries(skel->maps.rfx_gateways, 1);
+	}
+}
+
+// A map of the role pinned at path, to load the object on: the gateway's
+// flows across a change of its settings, so that their fb_seq go on
+// (their senders would take a count from 1 as stale).
+void reuse_pinned(bpf_map *map, const std::string &path)
+{
+	const int fd = bpf_obj_get(path.c_str());
+	if (fd < 0)
+		return;
+	const int err = bpf_map__reuse_fd(map, fd);
+	close(fd);
+	if (err)
+		fail("reusing " + path, err);
+}
+
 Skel open_skel(const RfxConf &c)
 {
 	Skel skel(reflex::open());
 	if (!skel)
 		fail("opening bpf/reflex.bpf.o", errno);
+	size_maps(skel, c.role);
+	if (c.role == RFX_ROLE_GATEWAY)
+		reuse_pinned(skel->maps.nsf_flows, role_dir(c.role) + "/nsf_flows");
 	if (c.role == RFX_ROLE_HOST) {
 		for (const char *m : { "rfx_sk", "rfx_flows" }) {
 			bpf_map *map = bpf_object__find_map_by_name(skel->obj, m);
@@ -164,7 +194,9 @@ Skel open_skel(const RfxConf &c)
 		}
 	}
 	if (int err = reflex::load(skel.get()))
-		fail("the kernel refused bpf/reflex.bpf.o", err);
+		fail("the kernel refused bpf/reflex.bpf.o (a map pinned in /sys/fs/bpf/uno "
+		     "by an older build? remove rfx_sk and rfx_flows there)",
+		     err);
 	return skel;
 }
 
@@ -249,9 +281,9 @@ RfxStatus role_status(uint32_t role, const std::string &dir)
 		close(fd);
 	}
 	if (role == RFX_ROLE_GATEWAY && (fd = map_fd("nsf_flows")) >= 0) {
-		for_each_elem<rfx_flow4, nsf_entry>(fd, [&](const rfx_flow4 &k, const nsf_entry &e) {
+		for_each_elem<rfx_flow4, nsf_entry>(fd, [&](const rfx_flow4 &k, nsf_entry &e) {
 			s.nsf_flows.push_back({ k, e.flow.state, e.flow.fb_seq, e.first_pack_ns,
-						e.pack_ns });
+						nsf_answer_of(&e, e.flow.fb_seq)->pack_ns });
 		});
 		close(fd);
 	}
@@ -267,20 +299,27 @@ RfxStatus role_status(uint32_t role, const std::string &dir)
 
 } // namespace
 
-const char *rfx_role_name(uint32_t role)
-{
-	static const char *const names[__RFX_ROLE_MAX] = { "stamp", "gateway", "host" };
-	return role < __RFX_ROLE_MAX ? names[role] : "?";
-}
-
 const char *rfx_stat_name(uint32_t stat)
 {
 	static const char *const names[__RFX_STAT_MAX] = {
-		"stamped",	 "nsf_data",	"nsf_packs",   "nsf_episodes", "nsf_clone_err",
-		"nsf_built",	 "nsf_build_err", "nsf_no_route", "fb_accepted", "fb_stale",     "fb_bad_rtt",
-		"fb_no_flow",	 "fb_malformed", "fb_foreign",
+		[RFX_STAT_STAMPED] = "stamped",
+		[RFX_STAT_NSF_DATA] = "nsf_data",
+		[RFX_STAT_NSF_FLOWS_FULL] = "nsf_flows_full",
+		[RFX_STAT_NSF_PACKS] = "nsf_packs",
+		[RFX_STAT_NSF_EPISODES] = "nsf_episodes",
+		[RFX_STAT_NSF_CLONE_ERR] = "nsf_clone_err",
+		[RFX_STAT_NSF_BUILT] = "nsf_built",
+		[RFX_STAT_NSF_BUILD_ERR] = "nsf_build_err",
+		[RFX_STAT_NSF_NO_ROUTE] = "nsf_no_route",
+		[RFX_STAT_NSF_OVERRUN] = "nsf_overrun",
+		[RFX_STAT_FB_ACCEPTED] = "fb_accepted",
+		[RFX_STAT_FB_STALE] = "fb_stale",
+		[RFX_STAT_FB_BAD_RTT] = "fb_bad_rtt",
+		[RFX_STAT_FB_NO_FLOW] = "fb_no_flow",
+		[RFX_STAT_FB_MALFORMED] = "fb_malformed",
+		[RFX_STAT_FB_FOREIGN] = "fb_foreign",
 	};
-	return stat < __RFX_STAT_MAX ? names[stat] : "?";
+	return stat < __RFX_STAT_MAX && names[stat] ? names[stat] : "?";
 }
 
 std::string rfx_shared_pin(const std::string &map)
@@ -288,43 +327,10 @@ std::string rfx_shared_pin(const std::string &map)
 	return "/sys/fs/bpf/uno/" + map;
 }
 
-rfx_cfg rfx_cfg_default()
-{
-	nsf_params p;
-	nsf_params_default(&p, NSF_DEF_T_INTERVAL_TIMELY_NS);
-	rfx_cfg c = {};
-	c.t_src_thresh_ns = p.t_src_thresh_ns;
-	c.t_interval_ns = p.t_interval_ns;
-	c.t_idle_gc_ns = p.t_idle_gc_ns;
-	c.n_cool = p.n_cool;
-	c.cool_unit = p.cool_unit;
-	c.port = RFX_DEF_PORT;
-	c.k = 6;
-	c.emit = 1;
-	return c;
-}
-
 void rfx_conf_check(const RfxConf &c)
 {
-	nsf_params p = { c.cfg.t_src_thresh_ns, c.cfg.t_interval_ns, c.cfg.t_idle_gc_ns,
-			 c.cfg.n_cool, c.cfg.cool_unit };
-	if (c.role >= __RFX_ROLE_MAX)
-		throw RfxError("no such role");
-	if (c.role == RFX_ROLE_GATEWAY && !nsf_params_valid(&p))
-		throw RfxError("n_cool must be 1.." + std::to_string(NSF_N_COOL_MAX) +
-			       " and cool_unit pack or packet");
-	// a stamp of 16 bits of 2^k ns within 64 bits, its quarter period > 0
-	if (c.cfg.k > 48)
-		throw RfxError("k must be 0..48");
-	if (!c.cfg.port)
-		throw RfxError("the port must not be 0");
-	if (c.devs.empty() || (c.role != RFX_ROLE_STAMP && c.devs.size() != 1))
-		throw RfxError(std::string(rfx_role_name(c.role)) +
-			       (c.role == RFX_ROLE_STAMP ? ": at least one device" : ": one device"));
-	if (c.role == RFX_ROLE_GATEWAY && c.wan.empty())
-		throw RfxError("gateway: at least one WAN device");
-	if (c.role == RFX_ROLE_HOST && c.gateways.empty())
-		throw RfxError("host: at least one gateway address");
+	if (const std::string err = rfx_conf_error(c); !err.empty())
+		throw RfxError(err);
 	for (const auto &d : c.devs)
 		ifindex_of(d);
 	for (const auto &d : c.wan)

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "config.h"
 #include "uapi/uno_reflex.h"
 
 namespace uno {
@@ -30,27 +31,14 @@ struct RfxError : std::runtime_error {
 constexpr uint32_t RFX_TC_HANDLE = 2;
 constexpr uint16_t RFX_TC_PRIO = 0x5246;
 
-const char *rfx_role_name(uint32_t role); // "stamp", "gateway", "host"
 const char *rfx_stat_name(uint32_t stat); // "nsf_packs"
 
 // /sys/fs/bpf/uno/<name>: a map every object of the CCs and the host role
 // reuses ("rfx_sk", "rfx_flows").
 std::string rfx_shared_pin(const std::string &map);
 
-struct RfxConf {
-	uint32_t role = RFX_ROLE_HOST;
-	rfx_cfg cfg = {};
-	std::vector<std::string> devs;	// stamp: host ports; host: its device
-	std::vector<std::string> wan;	// gateway: its WAN ports (devs: the LAN port)
-	std::vector<uint32_t> gateways; // host: their addresses, network order
-};
-
-// reflex.md 2.2's defaults, the stamp's k for a run dilated by S = 1 (4.3:
-// 6), the port 9797, pseudo-ACKs emitted.
-rfx_cfg rfx_cfg_default();
-
-// Checks c (nsf_params_valid(), devices, addresses): an RfxError says what
-// is wrong, and nothing has changed.
+// Checks c (rfx_conf_error(), and that its devices exist): an RfxError
+// says what is wrong, and nothing has changed.
 void rfx_conf_check(const RfxConf &c);
 
 // Puts the role on its devices in this namespace, replacing what the role

@@ -10,12 +10,15 @@
 #include <fstream>
 #include <sstream>
 
+#include <arpa/inet.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include <toml++/toml.h>
 
+#include "core_types.h"
 #include "params.h"
+#include "reflex_core.h"
 #include "phantom_units.h"
 
 namespace uno {
@@ -42,6 +45,9 @@ public:
 	void unorc_section(const toml::table &t, Config &c);
 	std::optional<QdiscConf> qdisc(const toml::table &t);
 	std::optional<LbConf> lb(const toml::table &t);
+	void reflex_section(const toml::table &t, Config &c);
+	std::optional<RfxConf> reflex_role(uint32_t role, const toml::table &t);
+	void rfx_names(const toml::node &n, const std::string &key, std::vector<std::string> &out);
 	void lb_ports(const toml::node &n, const std::string &key, std::vector<uint16_t> &ports);
 
 private:
@@ -389,6 +395,156 @@ std::optional<LbConf> Parser::lb(const toml::table &t)
 	return l;
 }
 
+// [reflex.ROLE]'s integer keys: the rfx_cfg field each sets, its range
+// and the roles it is for (a mask of 1 << enum rfx_role).
+struct RfxField {
+	const char *key;
+	uint64_t min;
+	uint64_t max;
+	uint32_t roles;
+	void (*set)(rfx_cfg &c, uint64_t v);
+};
+
+constexpr uint32_t kRfxAll = 1U << RFX_ROLE_STAMP | 1U << RFX_ROLE_GATEWAY | 1U << RFX_ROLE_HOST;
+constexpr uint32_t kRfxGw = 1U << RFX_ROLE_GATEWAY;
+
+const RfxField *rfx_field(const std::string &key, uint32_t role)
+{
+	static const RfxField fields[] = {
+		{ "k", 0, 48, kRfxAll, [](rfx_cfg &c, uint64_t v) { c.k = static_cast<uint8_t>(v); } },
+		{ "port", 1, 65535, kRfxGw | 1U << RFX_ROLE_HOST,
+		  [](rfx_cfg &c, uint64_t v) { c.port = static_cast<uint16_t>(v); } },
+		{ "t-src-thresh-ns", 0, UINT32_MAX, kRfxGw,
+		  [](rfx_cfg &c, uint64_t v) { c.t_src_thresh_ns = v; } },
+		{ "t-interval-ns", 0, UINT32_MAX, kRfxGw,
+		  [](rfx_cfg &c, uint64_t v) { c.t_interval_ns = v; } },
+		{ "t-idle-gc-ns", 0, UINT32_MAX, kRfxGw,
+		  [](rfx_cfg &c, uint64_t v) { c.t_idle_gc_ns = v; } },
+		{ "n-cool", 1, 255, kRfxGw,
+		  [](rfx_cfg &c, uint64_t v) { c.n_cool = static_cast<uint32_t>(v); } },
+	};
+
+	for (const auto &f : fields)
+		if (key == f.key && (f.roles & 1U << role))
+			return &f;
+	return nullptr;
+}
+
+// A list of interface names.
+void Parser::rfx_names(const toml::node &n, const std::string &key, std::vector<std::string> &out)
+{
+	auto arr = n.as_array();
+	if (!arr || arr->empty()) {
+		error(n, key + ": expected a list of interface names, [\"eth0\", ...]");
+		return;
+	}
+	for (const auto &el : *arr) {
+		auto s = el.as_string();
+		if (!s || s->get().empty() || s->get().size() >= 16)
+			error(el, key + ": expected an interface name");
+		else if (std::find(out.begin(), out.end(), s->get()) != out.end())
+			error(el, key + ": '" + s->get() + "' is listed twice");
+		else
+			out.push_back(s->get());
+	}
+}
+
+std::optional<RfxConf> Parser::reflex_role(uint32_t role, const toml::table &t)
+{
+	const std::string sect = std::string("reflex.") + rfx_role_name(role);
+	RfxConf r;
+	r.role = role;
+	r.cfg = rfx_cfg_default();
+	size_t before = errors.size();
+
+	for (const auto &[k, np] : in_file_order(t)) {
+		const toml::node &node = *np;
+		const std::string key = sect + "." + k;
+		auto bad = [&](const std::string &what) { error(node, key + ": " + what); };
+		auto name = [&]() -> std::optional<std::string> {
+			auto s = node.as_string();
+			if (s && !s->get().empty() && s->get().size() < 16)
+				return s->get();
+			bad("expected an interface name");
+			return std::nullopt;
+		};
+		auto addr = [&](const toml::node &n) -> std::optional<uint32_t> {
+			in_addr a;
+			auto s = n.as_string();
+			if (s && inet_pton(AF_INET, s->get().c_str(), &a) == 1)
+				return a.s_addr;
+			error(n, key + ": expected an IPv4 address");
+			return std::nullopt;
+		};
+		if (const RfxField *f = rfx_field(k, role)) {
+			auto i = node.as_integer();
+			if (!i || i->get() < 0 || static_cast<uint64_t>(i->get()) < f->min ||
+			    static_cast<uint64_t>(i->get()) > f->max)
+				bad("expected an integer, " + std::to_string(f->min) + ".." +
+				    std::to_string(f->max));
+			else
+				f->set(r.cfg, static_cast<uint64_t>(i->get()));
+		} else if ((k == "dev" && role == RFX_ROLE_HOST) ||
+			   (k == "lan" && role == RFX_ROLE_GATEWAY)) {
+			if (auto n = name())
+				r.devs.push_back(*n);
+		} else if (k == "devs" && role == RFX_ROLE_STAMP) {
+			rfx_names(node, key, r.devs);
+		} else if (k == "wan" && role == RFX_ROLE_GATEWAY) {
+			rfx_names(node, key, r.wan);
+		} else if (k == "addr" && role == RFX_ROLE_GATEWAY) {
+			if (auto a = addr(node))
+				r.cfg.lan_addr = *a;
+		} else if (k == "gateways" && role == RFX_ROLE_HOST) {
+			auto arr = node.as_array();
+			if (!arr || arr->empty())
+				bad("expected a list of IPv4 addresses");
+			else
+				for (const auto &el : *arr)
+					if (auto a = addr(el))
+						r.gateways.push_back(*a);
+		} else if (k == "cool-unit" && role == RFX_ROLE_GATEWAY) {
+			auto s = node.as_string();
+			if (!s || (s->get() != "pack" && s->get() != "packet"))
+				bad("expected \"pack\" or \"packet\"");
+			else
+				r.cfg.cool_unit = s->get() == "pack" ? NSF_COOL_PACK : NSF_COOL_PACKET;
+		} else if (k == "emit" && role == RFX_ROLE_GATEWAY) {
+			auto b = node.as_boolean();
+			if (!b)
+				bad("expected true or false");
+			else
+				r.cfg.emit = b->get();
+		} else {
+			bad("unknown option");
+		}
+	}
+	if (errors.size() != before)
+		return std::nullopt;
+	if (const std::string err = rfx_conf_error(r); !err.empty()) {
+		error(t, "[" + sect + "]: " + err);
+		return std::nullopt;
+	}
+	return r;
+}
+
+void Parser::reflex_section(const toml::table &t, Config &c)
+{
+	for (const auto &[k, np] : in_file_order(t)) {
+		uint32_t role = 0;
+		while (role < __RFX_ROLE_MAX && k != rfx_role_name(role))
+			role++;
+		auto sub = np->as_table();
+		if (role == __RFX_ROLE_MAX || !sub) {
+			error(*np, "reflex." + k + ": expected [reflex.stamp], [reflex.gateway] or "
+					       "[reflex.host]");
+			continue;
+		}
+		if (auto r = reflex_role(role, *sub))
+			c.reflex.push_back(*r);
+	}
+}
+
 // The values of an [unorc] key as text, as the knob's option takes them;
 // each element's node beside it. Nothing, with the error reported, if the
 // node is not of the knob's type.
@@ -577,6 +733,11 @@ ConfigResult parse_config(std::string_view text, std::string_view path, const Cc
 			p.dev_tables(node, k, &Parser::qdisc, c.qdiscs);
 		} else if (k == "lb") {
 			p.dev_tables(node, k, &Parser::lb, c.lbs);
+		} else if (k == "reflex") {
+			if (auto t = node.as_table())
+				p.reflex_section(*t, c);
+			else
+				p.error(node, "reflex: expected a table, [reflex.ROLE]");
 		} else if (k == "unorc") {
 			if (auto t = node.as_table())
 				p.unorc_section(*t, c);
@@ -584,7 +745,7 @@ ConfigResult parse_config(std::string_view text, std::string_view path, const Cc
 				p.error(node, "unorc: expected a table, [unorc]");
 		} else {
 			p.error(node, "unknown section '" + k +
-					      "' (expected [cc], [cc.NAME], [[qdisc]], [[lb]] or [unorc])");
+					      "' (expected [cc], [cc.NAME], [[qdisc]], [[lb]], [reflex.ROLE] or [unorc])");
 		}
 	}
 	// Parameter tables with nothing in them are not worth keeping.
@@ -682,6 +843,15 @@ ConfigPlan plan_config(const Config *prev, const Config &next)
 			if (std::none_of(next.lbs.begin(), next.lbs.end(),
 					 [&](const auto &l) { return l.dev == o.dev; }))
 				plan.lb_detach.push_back(o.dev);
+	for (const auto &r : next.reflex)
+		if (!prev ||
+		    std::find(prev->reflex.begin(), prev->reflex.end(), r) == prev->reflex.end())
+			plan.reflex_attach.push_back(r);
+	if (prev)
+		for (const auto &o : prev->reflex)
+			if (std::none_of(next.reflex.begin(), next.reflex.end(),
+					 [&](const auto &r) { return r.role == o.role; }))
+				plan.reflex_detach.push_back(o.role);
 	return plan;
 }
 

@@ -16,6 +16,7 @@
 #include "knobs.h" // unorc's
 #include "nl.h"
 #include "uapi/uno_lb.h"
+#include "uapi/uno_reflex.h"
 
 namespace uno {
 
@@ -46,12 +47,33 @@ struct LbConf {
 	bool operator==(const LbConf &o) const;
 };
 
+// A role of Reflex's datapath (bpf/reflex.bpf.c) in this namespace:
+// [reflex.stamp], [reflex.gateway], [reflex.host], or unoctl reflex.
+struct RfxConf {
+	uint32_t role = RFX_ROLE_HOST;
+	rfx_cfg cfg = {};
+	std::vector<std::string> devs;	// stamp: host ports; gateway: its LAN
+					// port; host: its device
+	std::vector<std::string> wan;	// gateway: its WAN ports
+	std::vector<uint32_t> gateways; // host: their addresses, network order
+
+	bool operator==(const RfxConf &o) const;
+};
+
+const char *rfx_role_name(uint32_t role); // "stamp", "gateway", "host"
+// reflex.md 2.2's defaults, the stamp's k at paper scale (4.3: 6), the
+// port 9797, pseudo-ACKs emitted.
+rfx_cfg rfx_cfg_default();
+// What is wrong with c short of the devices' existence; "" if nothing.
+std::string rfx_conf_error(const RfxConf &c);
+
 struct Config {
 	std::optional<std::string> default_cc;
 	// cc -> raw parameter name -> value
 	std::map<std::string, std::map<std::string, uint32_t>> params;
 	std::vector<QdiscConf> qdiscs;
 	std::vector<LbConf> lbs;
+	std::vector<RfxConf> reflex; // a role at most once
 	// [unorc]: the transport's defaults for unorc and unoperf, each key's
 	// values as text, checked by its knob. Nothing for unod to apply.
 	unorc::KnobTexts unorc;
@@ -114,11 +136,14 @@ struct ConfigPlan {
 	std::vector<std::string> qdisc_delete; // devices no longer listed
 	std::vector<LbConf> lb_attach; // new or changed [[lb]]
 	std::vector<std::string> lb_detach; // devices no longer listed
+	std::vector<RfxConf> reflex_attach; // new or changed roles
+	std::vector<uint32_t> reflex_detach; // roles no longer listed
 
 	bool empty() const
 	{
 		return !default_cc && params.empty() && qdisc_replace.empty() &&
-		       qdisc_delete.empty() && lb_attach.empty() && lb_detach.empty();
+		       qdisc_delete.empty() && lb_attach.empty() && lb_detach.empty() &&
+		       reflex_attach.empty() && reflex_detach.empty();
 	}
 };
 

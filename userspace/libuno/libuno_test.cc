@@ -272,6 +272,30 @@ const BadFile kBadFiles[] = {
 	{ "dev twice", "[[lb]]\ndev = \"e\"\nports = [5]\n[[lb]]\ndev = \"e\"\nports = [6]\n",
 	  4, "[[lb]]: dev 'e' is listed twice" },
 	{ "not a table", "lb = 3\n", 1, "lb: expected [[lb]] tables" },
+	// [reflex.ROLE]
+	{ "reflex not a table", "reflex = 3\n", 1, "reflex: expected a table" },
+	{ "reflex role", "[reflex.router]\nk = 1\n", 1, "reflex.router: expected [reflex.stamp]" },
+	{ "stamp no devs", "[reflex.stamp]\nk = 13\n", 1, "[reflex.stamp]: stamp: a device is required" },
+	{ "stamp dev twice", "[reflex.stamp]\ndevs = [\"a\", \"a\"]\n", 2,
+	  "reflex.stamp.devs: 'a' is listed twice" },
+	{ "stamp port", "[reflex.stamp]\ndevs = [\"a\"]\nport = 1\n", 3,
+	  "reflex.stamp.port: unknown option" },
+	{ "k 49", "[reflex.host]\ndev = \"e\"\ngateways = [\"10.0.0.1\"]\nk = 49\n", 4,
+	  "reflex.host.k: expected an integer, 0..48" },
+	{ "host no gateway", "[reflex.host]\ndev = \"e\"\n", 1,
+	  "[reflex.host]: host: at least one gateway address" },
+	{ "bad gateway", "[reflex.host]\ndev = \"e\"\ngateways = [\"10.0.0\"]\n", 3,
+	  "reflex.host.gateways: expected an IPv4 address" },
+	{ "gateway no wan", "[reflex.gateway]\nlan = \"d\"\n", 1,
+	  "[reflex.gateway]: gateway: at least one WAN device" },
+	{ "n-cool 0", "[reflex.gateway]\nlan = \"d\"\nwan = [\"w\"]\nn-cool = 0\n", 4,
+	  "reflex.gateway.n-cool: expected an integer, 1..255" },
+	{ "cool-unit", "[reflex.gateway]\nlan = \"d\"\nwan = [\"w\"]\ncool-unit = \"ack\"\n", 4,
+	  "reflex.gateway.cool-unit: expected \"pack\" or \"packet\"" },
+	{ "negative thresh", "[reflex.gateway]\nlan = \"d\"\nwan = [\"w\"]\nt-src-thresh-ns = -1\n",
+	  4, "reflex.gateway.t-src-thresh-ns: expected an integer" },
+	{ "emit 1", "[reflex.gateway]\nlan = \"d\"\nwan = [\"w\"]\nemit = 1\n", 4,
+	  "reflex.gateway.emit: expected true or false" },
 };
 
 TEST(Config, BrokenFiles)
@@ -447,6 +471,91 @@ TEST(ConfigLb, PlanAttachesAndDetaches)
 	c = a;
 	c.lbs[0].tcp_mode = LB_MODE_SPRAY;
 	EXPECT_EQ(plan_config(&a, c).lb_attach.size(), 1u);
+}
+
+// --- [reflex.ROLE]: Reflex's datapath -------------------------------------
+
+constexpr const char *kReflex = R"(
+[reflex.stamp]
+devs = ["a1", "a2"]
+k = 13
+
+[reflex.gateway]
+lan = "down0"
+wan = ["wan1", "wan2"]
+addr = "10.10.0.254"
+k = 13
+port = 9798
+t-src-thresh-ns = 5000000
+t-interval-ns = 1000000
+t-idle-gc-ns = 20000000
+n-cool = 7
+cool-unit = "packet"
+emit = false
+
+[reflex.host]
+dev = "eth0"
+gateways = ["10.10.0.254", "10.10.1.254"]
+)";
+
+TEST(ConfigReflex, DefaultsAndEveryKey)
+{
+	auto r = parse(kReflex);
+	ASSERT_TRUE(r.errors.empty()) << format_error("", r.errors[0]);
+	ASSERT_EQ(r.config->reflex.size(), 3u);
+	const RfxConf &s = r.config->reflex[0];
+	EXPECT_EQ(s.role, (uint32_t)RFX_ROLE_STAMP);
+	EXPECT_EQ(s.devs, (std::vector<std::string>{ "a1", "a2" }));
+	EXPECT_EQ(s.cfg.k, 13);
+
+	const RfxConf &g = r.config->reflex[1];
+	EXPECT_EQ(g.role, (uint32_t)RFX_ROLE_GATEWAY);
+	EXPECT_EQ(g.devs, std::vector<std::string>{ "down0" });
+	EXPECT_EQ(g.wan, (std::vector<std::string>{ "wan1", "wan2" }));
+	EXPECT_EQ(g.cfg.lan_addr, htonl(0x0a0a00fe));
+	EXPECT_EQ(g.cfg.port, 9798);
+	EXPECT_EQ(g.cfg.t_src_thresh_ns, 5000000u);
+	EXPECT_EQ(g.cfg.t_interval_ns, 1000000u);
+	EXPECT_EQ(g.cfg.t_idle_gc_ns, 20000000u);
+	EXPECT_EQ(g.cfg.n_cool, 7u);
+	EXPECT_EQ(g.cfg.cool_unit, 1u); // NSF_COOL_PACKET
+	EXPECT_EQ(g.cfg.emit, 0);
+
+	// reflex.md 2.2's defaults, k 6 and the port 9797
+	const RfxConf &h = r.config->reflex[2];
+	EXPECT_EQ(h.role, (uint32_t)RFX_ROLE_HOST);
+	EXPECT_EQ(h.devs, std::vector<std::string>{ "eth0" });
+	EXPECT_EQ(h.gateways, (std::vector<uint32_t>{ htonl(0x0a0a00fe), htonl(0x0a0a01fe) }));
+	EXPECT_EQ(h.cfg.k, 6);
+	EXPECT_EQ(h.cfg.port, RFX_DEF_PORT);
+	EXPECT_EQ(h.cfg.t_src_thresh_ns, 5000u);
+	EXPECT_EQ(h.cfg.t_interval_ns, 5000u);
+	EXPECT_EQ(h.cfg.n_cool, 5u);
+	EXPECT_EQ(h.cfg.emit, 1);
+	EXPECT_EQ(rfx_conf_error(h), "");
+}
+
+TEST(ConfigReflex, PlanAttachesAndDetaches)
+{
+	const Config a = *parse(kReflex).config;
+	ConfigPlan first = plan_config(nullptr, a);
+	ASSERT_EQ(first.reflex_attach.size(), 3u);
+	EXPECT_TRUE(first.reflex_detach.empty());
+	EXPECT_TRUE(plan_config(&a, a).empty());
+
+	// A changed setting is an attach in place; a table gone, a detach.
+	Config b = a;
+	b.reflex[1].cfg.emit = 1;
+	b.reflex.pop_back();
+	ConfigPlan p = plan_config(&a, b);
+	ASSERT_EQ(p.reflex_attach.size(), 1u);
+	EXPECT_EQ(p.reflex_attach[0].role, (uint32_t)RFX_ROLE_GATEWAY);
+	EXPECT_EQ(p.reflex_attach[0].cfg.emit, 1);
+	EXPECT_EQ(p.reflex_detach, std::vector<uint32_t>{ RFX_ROLE_HOST });
+
+	Config c = a;
+	c.reflex[0].devs.push_back("a3");
+	EXPECT_EQ(plan_config(&a, c).reflex_attach.size(), 1u);
 }
 
 // --- [unorc]: UnoRC's defaults for unorc and unoperf ---------------------
@@ -632,7 +741,7 @@ TEST(ConfigUnorc, NotATable)
 	r = parse("[unrc]\n", "bad.toml");
 	ASSERT_EQ(r.errors.size(), 1u);
 	EXPECT_EQ(format_error("bad.toml", r.errors[0]),
-		  "bad.toml:1:1: unknown section 'unrc' (expected [cc], [cc.NAME], [[qdisc]], [[lb]] or [unorc])");
+		  "bad.toml:1:1: unknown section 'unrc' (expected [cc], [cc.NAME], [[qdisc]], [[lb]], [reflex.ROLE] or [unorc])");
 }
 
 // Every error of the file, in file order, [unorc] with the others: the

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -380,7 +381,8 @@ int cc_bpf_register(const std::string &cc, const std::vector<std::string> &args)
 			auto v = parse_u32(args[i + 1]);
 			if (!v)
 				return fail(args[i] + ": expected an unsigned integer", kExitUsage);
-			params[args[i]] = *v;
+			if (!params.emplace(args[i], *v).second)
+				return fail(cc + " " + args[i] + ": set twice", kExitUsage);
 			continue;
 		}
 		auto pv = uno::parse_param(cc, args[i], args[i + 1], err);
@@ -404,45 +406,78 @@ int cc_bpf_unregister(const std::string &cc)
 
 // --- reflex ----------------------------------------------------------------
 
-// role KEY VALUE ... into c; an error message, or "" if all were taken.
+// The keys of each role (enum rfx_role); those that list may repeat.
+bool reflex_key_of(uint32_t role, const std::string &k, bool *list)
+{
+	static const std::map<std::string, std::pair<uint32_t, bool>> keys = {
+		{ "dev", { 1U << RFX_ROLE_STAMP | 1U << RFX_ROLE_HOST, true } },
+		{ "lan", { 1U << RFX_ROLE_GATEWAY, false } },
+		{ "wan", { 1U << RFX_ROLE_GATEWAY, true } },
+		{ "gateway", { 1U << RFX_ROLE_HOST, true } },
+		{ "addr", { 1U << RFX_ROLE_GATEWAY, false } },
+		{ "k", { 7, false } },
+		{ "port", { 1U << RFX_ROLE_GATEWAY | 1U << RFX_ROLE_HOST, false } },
+		{ "t_src_thresh_ns", { 1U << RFX_ROLE_GATEWAY, false } },
+		{ "t_interval_ns", { 1U << RFX_ROLE_GATEWAY, false } },
+		{ "t_idle_gc_ns", { 1U << RFX_ROLE_GATEWAY, false } },
+		{ "n_cool", { 1U << RFX_ROLE_GATEWAY, false } },
+		{ "cool_unit", { 1U << RFX_ROLE_GATEWAY, false } },
+		{ "emit", { 1U << RFX_ROLE_GATEWAY, false } },
+	};
+	auto it = keys.find(k);
+	if (it == keys.end() || !(it->second.first & 1U << role))
+		return false;
+	*list = it->second.second;
+	return true;
+}
+
+// The role's KEY VALUE pairs into c: an error message, or "" if all were
+// taken.
 std::string reflex_parse(uno::RfxConf &c, const std::vector<std::string> &args)
 {
+	std::set<std::string> seen;
+
 	if (args.size() % 2)
 		return "expected KEY VALUE pairs";
 	for (size_t i = 0; i < args.size(); i += 2) {
 		const std::string &k = args[i], &v = args[i + 1];
 		const auto u64 = parse_u64(v);
-		const auto need = [&](uint64_t max) {
-			return u64 && *u64 <= max;
-		};
+		const auto upto = [&](uint64_t max) { return u64 && *u64 <= max; };
 		rfx_cfg &g = c.cfg;
 		in_addr a;
+		bool list, ok = true;
+		if (!reflex_key_of(c.role, k, &list))
+			return k + ": not a setting of " + uno::rfx_role_name(c.role);
+		if (!list && !seen.insert(k).second)
+			return k + ": set twice";
 		if (k == "dev" || k == "lan")
 			c.devs.push_back(v);
 		else if (k == "wan")
 			c.wan.push_back(v);
-		else if (k == "gateway" && inet_pton(AF_INET, v.c_str(), &a) == 1)
-			c.gateways.push_back(a.s_addr);
-		else if (k == "addr" && inet_pton(AF_INET, v.c_str(), &a) == 1)
-			g.lan_addr = a.s_addr;
-		else if (k == "k" && need(48))
+		else if (k == "gateway" || k == "addr") {
+			ok = inet_pton(AF_INET, v.c_str(), &a) == 1;
+			if (ok && k == "gateway")
+				c.gateways.push_back(a.s_addr);
+			else if (ok)
+				g.lan_addr = a.s_addr;
+		} else if (k == "k" && (ok = upto(48)))
 			g.k = static_cast<uint8_t>(*u64);
-		else if (k == "port" && need(65535))
+		else if (k == "port" && (ok = upto(65535)))
 			g.port = static_cast<uint16_t>(*u64);
-		else if (k == "t_src_thresh_ns" && u64)
+		else if (k == "t_src_thresh_ns" && (ok = upto(UINT32_MAX)))
 			g.t_src_thresh_ns = *u64;
-		else if (k == "t_interval_ns" && u64)
+		else if (k == "t_interval_ns" && (ok = upto(UINT32_MAX)))
 			g.t_interval_ns = *u64;
-		else if (k == "t_idle_gc_ns" && u64)
+		else if (k == "t_idle_gc_ns" && (ok = upto(UINT32_MAX)))
 			g.t_idle_gc_ns = *u64;
-		else if (k == "n_cool" && need(UINT32_MAX))
+		else if (k == "n_cool" && (ok = upto(UINT32_MAX)))
 			g.n_cool = static_cast<uint32_t>(*u64);
-		else if (k == "cool_unit" && (v == "pack" || v == "packet"))
+		else if (k == "cool_unit" && (ok = v == "pack" || v == "packet"))
 			g.cool_unit = v == "pack" ? NSF_COOL_PACK : NSF_COOL_PACKET;
-		else if (k == "emit" && need(1))
+		else if (k == "emit" && (ok = upto(1)))
 			g.emit = static_cast<uint8_t>(*u64);
-		else
-			return k + " " + v + ": not a setting of this role, or a bad value";
+		if (!ok)
+			return k + " " + v + ": a bad value";
 	}
 	return "";
 }

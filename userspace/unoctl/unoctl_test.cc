@@ -303,6 +303,49 @@ TEST_F(CcBpf, BadCommandLine)
 		  "unoctl: swift beta_ppm: value out of range 1..1000000\n" },
 		{ "cc bpf register swift hops_intra 2 hops_intra 3",
 		  "unoctl: swift hops_intra: set twice\n" },
+		{ "cc bpf register swift reflex_inter_rtt_us 1 reflex_inter_rtt_us 2",
+		  "unoctl: swift reflex_inter_rtt_us: set twice\n" },
+		{ "cc bpf register timely reflex_inter_rtt_us -1",
+		  "unoctl: reflex_inter_rtt_us: expected an unsigned integer\n" },
+	};
+	for (const auto &c : cases) {
+		Result r = unoctl(c.args);
+		EXPECT_EQ(r.status, 2) << c.args;
+		EXPECT_EQ(r.err, c.err) << c.args;
+	}
+}
+
+// --- reflex -----------------------------------------------------------------
+
+// Settings that no role takes, or not this one, twice, or out of range:
+// refused before anything is loaded (no kernel needed), exit 2.
+using Reflex = RcShow; // the command, in a scratch directory
+
+TEST_F(Reflex, BadSettingsAreRefused)
+{
+	const struct {
+		const char *args, *err;
+	} cases[] = {
+		{ "reflex host dev eth0 gateway 10.0.0.1 emit 1",
+		  "unoctl: reflex host: emit: not a setting of host\n" },
+		{ "reflex stamp dev a1 gateway 10.0.0.1",
+		  "unoctl: reflex stamp: gateway: not a setting of stamp\n" },
+		{ "reflex gateway lan d wan w k 13 k 14", "unoctl: reflex gateway: k: set twice\n" },
+		{ "reflex gateway lan d wan w k 49", "unoctl: reflex gateway: k 49: a bad value\n" },
+		{ "reflex gateway lan d wan w cool_unit ack",
+		  "unoctl: reflex gateway: cool_unit ack: a bad value\n" },
+		{ "reflex host dev eth0 gateway 10.0.0", "unoctl: reflex host: gateway 10.0.0: a bad value\n" },
+		{ "reflex host dev eth0", "unoctl: reflex host: host: at least one gateway address\n" },
+		{ "reflex gateway lan d wan w n_cool 0",
+		  "unoctl: reflex gateway: n_cool must be 1..255 and cool_unit pack or packet\n" },
+		{ "reflex gateway lan d wan w k 6 t_src_thresh_ns 1048576",
+		  "unoctl: reflex gateway: t_src_thresh_ns must be below 2^(14+k) ns, a quarter of "
+		  "the stamp's wrap: raise k\n" },
+		{ "reflex gateway lan d wan w t_idle_gc_ns 5000",
+		  "unoctl: reflex gateway: t_idle_gc_ns must be above t_interval_ns\n" },
+		{ "reflex gateway lan d", "unoctl: reflex gateway: gateway: at least one WAN device\n" },
+		{ "reflex stamp dev", "unoctl: reflex stamp: expected KEY VALUE pairs\n" },
+		{ "reflex detach router", "unoctl: reflex detach: expected stamp, gateway or host\n" },
 	};
 	for (const auto &c : cases) {
 		Result r = unoctl(c.args);

@@ -12,6 +12,7 @@
 #include <net/if.h>
 
 #include "lb_datapath.h"
+#include "reflex_datapath.h"
 #include "socket.h"
 
 extern char **environ;
@@ -186,6 +187,42 @@ void put_lb(uno::Config &c, const std::string &dev, const uno::LbConf *l)
 		c.lbs.push_back(*l);
 }
 
+bool attach_reflex(const uno::RfxConf &r)
+{
+	const std::string role = uno::rfx_role_name(r.role);
+	try {
+		uno::rfx_attach(r);
+	} catch (const uno::RfxError &e) {
+		log(Prio::Err, "reflex " + role + ": " + e.what());
+		return false;
+	}
+	log(Prio::Info, "reflex " + role + " on " + std::to_string(r.devs.size() + r.wan.size()) +
+				" devices, k " + std::to_string(r.cfg.k));
+	return true;
+}
+
+bool detach_reflex(uint32_t role)
+{
+	const std::string name = uno::rfx_role_name(role);
+	try {
+		uno::rfx_detach(role);
+	} catch (const uno::RfxError &e) {
+		log(Prio::Err, "reflex " + name + ": cannot remove: " + e.what());
+		return false;
+	}
+	log(Prio::Info, "reflex " + name + ": removed");
+	return true;
+}
+
+// The role as c has it, or nothing.
+void put_reflex(uno::Config &c, uint32_t role, const uno::Config &from)
+{
+	std::erase_if(c.reflex, [&](const auto &x) { return x.role == role; });
+	for (const auto &r : from.reflex)
+		if (r.role == role)
+			c.reflex.push_back(r);
+}
+
 } // namespace
 
 void log(Prio prio, const std::string &msg)
@@ -243,6 +280,16 @@ int apply_plan(const uno::ConfigPlan &plan, const uno::Config &next, uno::Config
 		if (!detach_lb(dev)) {
 			failures++;
 			put_lb(applied, dev, find_lb(prev, dev));
+		}
+	for (const auto &r : plan.reflex_attach)
+		if (!attach_reflex(r)) {
+			failures++;
+			put_reflex(applied, r.role, prev);
+		}
+	for (uint32_t role : plan.reflex_detach)
+		if (!detach_reflex(role)) {
+			failures++;
+			put_reflex(applied, role, prev);
 		}
 	return failures;
 }
