@@ -77,6 +77,14 @@ struct {
 	__type(value, struct nsf_entry);
 } nsf_flows SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, RFX_MAX_PREFIXES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct rfx_prefix4);
+	__type(value, u8);
+} nsf_prefixes SEC(".maps");
+
 /* host: the gateways whose pseudo-ACKs are taken, by IPv4 address */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -176,6 +184,15 @@ static __always_inline void nsf_params_of(const struct rfx_cfg *cfg,
 	p->t_idle_gc_ns = cfg->t_idle_gc_ns;
 	p->n_cool = cfg->n_cool;
 	p->cool_unit = cfg->cool_unit;
+}
+
+/* Is saddr one of the stamped hosts (every one without prefixes)? */
+static __always_inline bool nsf_source_stamped(const struct rfx_cfg *cfg,
+					       __be32 saddr)
+{
+	struct rfx_prefix4 key = { .prefixlen = 32, .addr = saddr };
+
+	return !cfg->n_prefixes || bpf_map_lookup_elem(&nsf_prefixes, &key);
 }
 
 struct bpf_map;
@@ -278,7 +295,7 @@ int nsf_egress(struct __sk_buff *skb)
 	}
 	/* what the stamp wrote: whole segments with data and DF */
 	if (!p.payload || p.tcp.syn || !(p.ip.frag_off & bpf_htons(IP_DF)) ||
-	    skb->gso_segs > 1)
+	    skb->gso_segs > 1 || !nsf_source_stamped(cfg, p.ip.saddr))
 		return RFX_PASS;
 	nsf_params_of(cfg, &np);
 	e = nsf_entry_get(&key, &np);

@@ -86,7 +86,19 @@ struct rfx_cfg {
 	__u16	port;			/* gateway, host: their UDP port */
 	__u8	k;			/* all: the stamp's unit, 2^k ns */
 	__u8	emit;			/* gateway: 0 measures, answers none */
-	__u32	rsvd;
+	__u32	n_prefixes;		/* gateway: in nsf_prefixes; 0: all */
+};
+
+/*
+ * A gateway's source prefixes (nsf_prefixes, an LPM trie): the hosts
+ * whose segments the stamp writes. Another host's IP ID is no stamp
+ * (Linux counts it per socket), its "age" noise: NSF leaves it alone.
+ */
+#define RFX_MAX_PREFIXES	64
+
+struct rfx_prefix4 {
+	__u32	prefixlen;
+	__be32	addr;
 };
 
 /* Counters, per CPU, in rfx_stats. */

@@ -77,7 +77,8 @@ at a1 reflex host dev eth0 gateway $gw_addr k $K || tb_die "reflex host"
 UNOD="nsenter --net=/run/netns/$(tb_ns bora) $UNOD"
 UNOD_CONF=$TB_RUN/uno.toml
 gw_conf() {
-	printf '[reflex.gateway]\nlan = "down0"\nwan = ["wan1"]\nk = %s\n' $K
+	printf '[reflex.gateway]\nlan = "down0"\nwan = ["wan1"]\nprefixes = ["10.100.0.0/16"]\n'
+	printf 'k = %s\n' $K
 	printf 't-src-thresh-ns = %s\nt-interval-ns = %s\n' $THRESH_NS $INTERVAL_NS
 	printf '%s\n' "$@"
 }
@@ -87,6 +88,8 @@ unod_start "$UNOD_CONF"
 gw_settings() { at bora -j reflex show | jq -c '.[] | select(.role == "gateway") | del(.counters, .flows)'; }
 gw_settings > "$TB_RUN/gw-before"
 tb_check gateway_from_unod "$(jq .t_src_thresh_ns "$TB_RUN/gw-before")" == $THRESH_NS
+tb_check gateway_prefixes \
+	"$(jq '.prefixes == ["10.100.0.0/16"]' "$TB_RUN/gw-before" | grep -c true)" == 1
 gw_conf "n-cool = 0" > "$TB_RUN/bad.toml"
 unod_reload "$TB_RUN/bad.toml"
 tb_check unod_refused "$(grep -c 'reflex.gateway.n-cool: expected an integer, 1..255' "$UNOD_LOG")" == 1

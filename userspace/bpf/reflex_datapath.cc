@@ -24,7 +24,8 @@
 namespace uno {
 namespace {
 
-constexpr const char *kMaps[] = { "rfx_cfg", "rfx_stats", "nsf_flows", "rfx_gateways" };
+constexpr const char *kMaps[] = { "rfx_cfg", "rfx_stats", "nsf_flows", "nsf_prefixes",
+				  "rfx_gateways" };
 
 [[noreturn]] void fail(const std::string &what, int err)
 {
@@ -203,6 +204,11 @@ Skel open_skel(const RfxConf &c)
 void configure(const Skel &skel, const RfxConf &c)
 {
 	rfx_cfg cfg = c.cfg;
+	cfg.n_prefixes = static_cast<uint32_t>(c.prefixes.size());
+	const uint8_t one = 1;
+	for (const rfx_prefix4 &p : c.prefixes)
+		if (bpf_map_update_elem(bpf_map__fd(skel->maps.nsf_prefixes), &p, &one, BPF_ANY))
+			fail("writing nsf_prefixes", errno);
 	if (c.role == RFX_ROLE_GATEWAY) {
 		cfg.lan_ifindex = static_cast<uint32_t>(ifindex_of(c.devs[0]));
 		if (!cfg.lan_addr)
@@ -211,7 +217,6 @@ void configure(const Skel &skel, const RfxConf &c)
 	const uint32_t zero = 0;
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.rfx_cfg), &zero, &cfg, BPF_ANY))
 		fail("writing rfx_cfg", errno);
-	const uint8_t one = 1;
 	for (uint32_t gw : c.gateways)
 		if (bpf_map_update_elem(bpf_map__fd(skel->maps.rfx_gateways), &gw, &one, BPF_ANY))
 			fail("writing rfx_gateways", errno);
@@ -278,6 +283,12 @@ RfxStatus role_status(uint32_t role, const std::string &dir)
 	if ((fd = map_fd("rfx_stats")) >= 0) {
 		for (uint32_t i = 0; i < __RFX_STAT_MAX; i++)
 			s.stats[i] = lb_percpu_sum(fd, i);
+		close(fd);
+	}
+	if (role == RFX_ROLE_GATEWAY && (fd = map_fd("nsf_prefixes")) >= 0) {
+		for_each_elem<rfx_prefix4, uint8_t>(fd, [&](const rfx_prefix4 &k, uint8_t &) {
+			s.prefixes.push_back(k);
+		});
 		close(fd);
 	}
 	if (role == RFX_ROLE_GATEWAY && (fd = map_fd("nsf_flows")) >= 0) {

@@ -66,6 +66,7 @@ struct RfxStatus {
 	uint32_t role;
 	rfx_cfg cfg = {};
 	std::array<uint64_t, __RFX_STAT_MAX> stats = {};
+	std::vector<rfx_prefix4> prefixes;   // gateway: the stamped hosts
 	std::vector<RfxNsfFlow> nsf_flows;   // gateway
 	std::vector<RfxHostFlow> host_flows; // host: the CCs' records
 };

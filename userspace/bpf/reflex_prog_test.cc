@@ -641,6 +641,37 @@ TEST_F(ReflexProg, NsfColdPacketLeavesTheFlowSilent)
 	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_NSF_DATA, 1 } }));
 }
 
+// With source prefixes, NSF takes only the stamped hosts' segments: the
+// ID of another host's is no stamp. kSender is in 198.51.100.0/24, not
+// in 10.0.0.0/8.
+TEST_F(ReflexProg, NsfTakesOnlyItsPrefixes)
+{
+	const uint8_t one = 1;
+	rfx_prefix4 other = { 8, htonl(0x0a000000) };
+	ASSERT_EQ(bpf_map__update_elem(skel_->maps.nsf_prefixes, &other, sizeof(other), &one,
+				       sizeof(one), BPF_ANY),
+		  0);
+	rfx_cfg c = config();
+	c.n_prefixes = 1;
+	configure(c);
+	const Bytes in = data_frame(kHot);
+	EXPECT_EQ(run(skel_->progs.nsf_egress, in, kPass), in);
+	EXPECT_EQ(nsf_flows(), 0u);
+	EXPECT_EQ(counts(), Counts(__RFX_STAT_MAX));
+
+	rfx_prefix4 ours = { 24, htonl(kSender & 0xffffff00) };
+	ASSERT_EQ(bpf_map__update_elem(skel_->maps.nsf_prefixes, &ours, sizeof(ours), &one,
+				       sizeof(one), BPF_ANY),
+		  0);
+	c.n_prefixes = 2;
+	configure(c);
+	EXPECT_EQ(run(skel_->progs.nsf_egress, in, kPass), in);
+	EXPECT_EQ(nsf_flows(), 1u);
+	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_NSF_DATA, 1 },
+							   { RFX_STAT_NSF_PACKS, 1 },
+							   { RFX_STAT_NSF_EPISODES, 1 } }));
+}
+
 // A flow idle past T_idle_gc (here any time at all) starts over, SILENT,
 // at its next packet (2.3): a hot one opens a new episode; its fb_seq
 // goes on from the last, which the sender's socket still holds.

@@ -495,6 +495,20 @@ std::optional<RfxConf> Parser::reflex_role(uint32_t role, const toml::table &t)
 		} else if (k == "addr" && role == RFX_ROLE_GATEWAY) {
 			if (auto a = addr(node))
 				r.cfg.lan_addr = *a;
+		} else if (k == "prefixes" && role == RFX_ROLE_GATEWAY) {
+			auto arr = node.as_array();
+			if (!arr || arr->empty())
+				bad("expected a list of IPv4 prefixes, [\"10.100.0.0/16\", ...]");
+			else
+				for (const auto &el : *arr) {
+					auto str = el.as_string();
+					auto pf = str ? parse_prefix4(str->get()) : std::nullopt;
+					if (!pf)
+						error(el, key + ": expected an IPv4 prefix, A.B.C.D/LEN "
+								"without host bits");
+					else
+						r.prefixes.push_back(*pf);
+				}
 		} else if (k == "gateways" && role == RFX_ROLE_HOST) {
 			auto arr = node.as_array();
 			if (!arr || arr->empty())

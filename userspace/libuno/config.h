@@ -56,6 +56,7 @@ struct RfxConf {
 					// port; host: its device
 	std::vector<std::string> wan;	// gateway: its WAN ports
 	std::vector<uint32_t> gateways; // host: their addresses, network order
+	std::vector<rfx_prefix4> prefixes; // gateway: the stamped hosts; none: all
 
 	bool operator==(const RfxConf &o) const;
 };
@@ -66,6 +67,9 @@ const char *rfx_role_name(uint32_t role); // "stamp", "gateway", "host"
 rfx_cfg rfx_cfg_default();
 // What is wrong with c short of the devices' existence; "" if nothing.
 std::string rfx_conf_error(const RfxConf &c);
+// "10.100.0.0/16" (the prefix length 0..32, no host bits); nothing if not.
+std::optional<rfx_prefix4> parse_prefix4(std::string_view text);
+std::string prefix4_text(const rfx_prefix4 &p);
 
 struct Config {
 	std::optional<std::string> default_cc;

@@ -296,6 +296,12 @@ const BadFile kBadFiles[] = {
 	  4, "reflex.gateway.t-src-thresh-ns: expected an integer" },
 	{ "emit 1", "[reflex.gateway]\nlan = \"d\"\nwan = [\"w\"]\nemit = 1\n", 4,
 	  "reflex.gateway.emit: expected true or false" },
+	{ "host bits", "[reflex.gateway]\nlan = \"d\"\nwan = [\"w\"]\nprefixes = [\"10.1.2.3/16\"]\n",
+	  4, "reflex.gateway.prefixes: expected an IPv4 prefix, A.B.C.D/LEN without host bits" },
+	{ "prefix /33", "[reflex.gateway]\nlan = \"d\"\nwan = [\"w\"]\nprefixes = [\"10.0.0.0/33\"]\n",
+	  4, "reflex.gateway.prefixes: expected an IPv4 prefix" },
+	{ "host prefixes", "[reflex.host]\ndev = \"e\"\ngateways = [\"10.0.0.1\"]\nprefixes = [\"10.0.0.0/8\"]\n",
+	  4, "reflex.host.prefixes: unknown option" },
 };
 
 TEST(Config, BrokenFiles)
@@ -483,6 +489,7 @@ k = 13
 [reflex.gateway]
 lan = "down0"
 wan = ["wan1", "wan2"]
+prefixes = ["10.100.0.0/16", "10.101.1.1/32"]
 addr = "10.10.0.254"
 k = 13
 port = 9798
@@ -512,6 +519,10 @@ TEST(ConfigReflex, DefaultsAndEveryKey)
 	EXPECT_EQ(g.role, (uint32_t)RFX_ROLE_GATEWAY);
 	EXPECT_EQ(g.devs, std::vector<std::string>{ "down0" });
 	EXPECT_EQ(g.wan, (std::vector<std::string>{ "wan1", "wan2" }));
+	ASSERT_EQ(g.prefixes.size(), 2u);
+	EXPECT_EQ(g.prefixes[0].prefixlen, 16u);
+	EXPECT_EQ(g.prefixes[0].addr, htonl(0x0a640000));
+	EXPECT_EQ(prefix4_text(g.prefixes[1]), "10.101.1.1/32");
 	EXPECT_EQ(g.cfg.lan_addr, htonl(0x0a0a00fe));
 	EXPECT_EQ(g.cfg.port, 9798);
 	EXPECT_EQ(g.cfg.t_src_thresh_ns, 5000000u);

@@ -2,6 +2,9 @@
 //
 // [reflex]'s values and unoctl reflex's: the roles by name, reflex.md
 // 2.2's defaults, and the checks that need no kernel.
+#include <arpa/inet.h>
+
+#include <charconv>
 #include <cstring>
 
 #include "config.h"
@@ -35,8 +38,44 @@ rfx_cfg rfx_cfg_default()
 
 bool RfxConf::operator==(const RfxConf &o) const
 {
+	const auto same_prefixes = [&] {
+		if (prefixes.size() != o.prefixes.size())
+			return false;
+		for (size_t i = 0; i < prefixes.size(); i++)
+			if (prefixes[i].prefixlen != o.prefixes[i].prefixlen ||
+			    prefixes[i].addr != o.prefixes[i].addr)
+				return false;
+		return true;
+	};
 	return role == o.role && !std::memcmp(&cfg, &o.cfg, sizeof(cfg)) && devs == o.devs &&
-	       wan == o.wan && gateways == o.gateways;
+	       wan == o.wan && gateways == o.gateways && same_prefixes();
+}
+
+std::optional<rfx_prefix4> parse_prefix4(std::string_view text)
+{
+	const size_t slash = text.find('/');
+	if (slash == std::string_view::npos)
+		return std::nullopt;
+	const std::string addr(text.substr(0, slash));
+	const std::string_view len = text.substr(slash + 1);
+	uint32_t bits = 33;
+	in_addr a;
+	auto [end, ec] = std::from_chars(len.data(), len.data() + len.size(), bits);
+	if (ec != std::errc() || end != len.data() + len.size() || len.empty() || bits > 32 ||
+	    inet_pton(AF_INET, addr.c_str(), &a) != 1)
+		return std::nullopt;
+	const uint32_t mask = bits ? ~0U << (32 - bits) : 0;
+	if (ntohl(a.s_addr) & ~mask)
+		return std::nullopt; // host bits: a typo, not a prefix
+	return rfx_prefix4{ bits, a.s_addr };
+}
+
+std::string prefix4_text(const rfx_prefix4 &p)
+{
+	char buf[INET_ADDRSTRLEN];
+	in_addr a = { p.addr };
+	return std::string(inet_ntop(AF_INET, &a, buf, sizeof(buf)) ? buf : "?") + "/" +
+	       std::to_string(p.prefixlen);
 }
 
 std::string rfx_conf_error(const RfxConf &c)
@@ -75,6 +114,8 @@ std::string rfx_conf_error(const RfxConf &c)
 		return "gateway: at least one WAN device";
 	if (c.role == RFX_ROLE_HOST && c.gateways.empty())
 		return "host: at least one gateway address";
+	if (c.prefixes.size() > RFX_MAX_PREFIXES)
+		return "at most " + std::to_string(RFX_MAX_PREFIXES) + " prefixes";
 	return "";
 }
 

@@ -415,6 +415,7 @@ bool reflex_key_of(uint32_t role, const std::string &k, bool *list)
 		{ "wan", { 1U << RFX_ROLE_GATEWAY, true } },
 		{ "gateway", { 1U << RFX_ROLE_HOST, true } },
 		{ "addr", { 1U << RFX_ROLE_GATEWAY, false } },
+		{ "prefix", { 1U << RFX_ROLE_GATEWAY, true } },
 		{ "k", { 7, false } },
 		{ "port", { 1U << RFX_ROLE_GATEWAY | 1U << RFX_ROLE_HOST, false } },
 		{ "t_src_thresh_ns", { 1U << RFX_ROLE_GATEWAY, false } },
@@ -454,7 +455,11 @@ std::string reflex_parse(uno::RfxConf &c, const std::vector<std::string> &args)
 			c.devs.push_back(v);
 		else if (k == "wan")
 			c.wan.push_back(v);
-		else if (k == "gateway" || k == "addr") {
+		else if (k == "prefix") {
+			auto pf = uno::parse_prefix4(v);
+			if ((ok = pf.has_value()))
+				c.prefixes.push_back(*pf);
+		} else if (k == "gateway" || k == "addr") {
 			ok = inet_pton(AF_INET, v.c_str(), &a) == 1;
 			if (ok && k == "gateway")
 				c.gateways.push_back(a.s_addr);
@@ -531,6 +536,10 @@ json reflex_json(const uno::RfxStatus &s)
 		j["cool_unit"] = c.cool_unit == NSF_COOL_PACK ? "pack" : "packet";
 		j["emit"] = c.emit;
 		j["addr"] = addr_text(c.lan_addr);
+		json prefixes = json::array();
+		for (const auto &p : s.prefixes)
+			prefixes.push_back(uno::prefix4_text(p));
+		j["prefixes"] = prefixes;
 		json flows = json::array();
 		static const char *const states[] = { "silent", "active", "cooling" };
 		for (const auto &f : s.nsf_flows) {
@@ -835,7 +844,7 @@ int main(int argc, char **argv)
 	auto *rfx_stamp_cmd = reflex->add_subcommand(
 		"stamp", "the IP-ID stamp on a leaf's host ports: dev DEV [dev DEV ...] [k K]");
 	auto *rfx_gateway_cmd = reflex->add_subcommand(
-		"gateway", "NSF: lan DEV wan DEV [wan DEV ...] [addr A] [k K] [port P] "
+		"gateway", "NSF: lan DEV wan DEV [wan DEV ...] [prefix A/L ...] [addr A] [k K] [port P] "
 			   "[t_src_thresh_ns N] [t_interval_ns N] [t_idle_gc_ns N] [n_cool N] "
 			   "[cool_unit pack|packet] [emit 0|1]");
 	auto *rfx_host_cmd = reflex->add_subcommand(

@@ -344,6 +344,10 @@ TEST_F(Reflex, BadSettingsAreRefused)
 		{ "reflex gateway lan d wan w t_idle_gc_ns 5000",
 		  "unoctl: reflex gateway: t_idle_gc_ns must be above t_interval_ns\n" },
 		{ "reflex gateway lan d", "unoctl: reflex gateway: gateway: at least one WAN device\n" },
+		{ "reflex gateway lan d wan w prefix 10.0.0.1/8",
+		  "unoctl: reflex gateway: prefix 10.0.0.1/8: a bad value\n" },
+		{ "reflex host dev eth0 gateway 10.0.0.1 prefix 10.0.0.0/8",
+		  "unoctl: reflex host: prefix: not a setting of host\n" },
 		{ "reflex stamp dev", "unoctl: reflex stamp: expected KEY VALUE pairs\n" },
 		{ "reflex detach router", "unoctl: reflex detach: expected stamp, gateway or host\n" },
 	};
