@@ -186,6 +186,23 @@ void BPF_PROG(bpf_swift_init, struct sock *sk)
 }
 
 /*
+ * A Reflex flow's near-source samples, as one ACK of the packets they
+ * covered at the latest RTT_src (reflex.md 3.3): before each transmit and
+ * on each ACK, whichever comes first after the pseudo-ACK.
+ */
+static __always_inline void bpf_swift_take_src(struct sock *sk,
+					       struct bpf_swift *ca)
+{
+	u64 rtt_ns;
+	u32 acked;
+
+	if (ca->rfx.mode == RFX_CC_REFLEX && rfx_cc_take(sk, &rtt_ns, &acked)) {
+		bpf_swift_sample(sk, ca, rtt_ns, acked, true);
+		bpf_swift_apply_cwnd(sk, ca);
+	}
+}
+
+/*
  * Every ACK that acknowledges data, with its RTT sample; a Reflex flow's
  * bring none (reflex_cc.h).
  */
@@ -197,6 +214,7 @@ void BPF_PROG(bpf_swift_pkts_acked, struct sock *sk,
 	s32 rtt_us = sample->rtt_us;
 	u32 acked = sample->pkts_acked;
 
+	bpf_swift_take_src(sk, ca);
 	if (rtt_us <= 0 || !acked)
 		return;
 	if (!ca->rtt_known)
@@ -212,22 +230,13 @@ void BPF_PROG(bpf_swift_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	bpf_swift_apply_cwnd(sk, inet_csk_ca(sk));
 }
 
-/*
- * Before each transmit: a Reflex flow's near-source samples, as one ACK
- * of the packets they covered at the latest RTT_src (reflex.md 3.3), and
- * the rate tcp_update_pacing_rate() overwrote.
- */
+/* Before each transmit: the rate tcp_update_pacing_rate() overwrote. */
 SEC("struct_ops/bpf_swift_min_tso_segs")
 u32 BPF_PROG(bpf_swift_min_tso_segs, struct sock *sk)
 {
 	struct bpf_swift *ca = inet_csk_ca(sk);
-	u64 rtt_ns;
-	u32 acked;
 
-	if (ca->rfx.mode == RFX_CC_REFLEX && rfx_cc_take(sk, &rtt_ns, &acked)) {
-		bpf_swift_sample(sk, ca, rtt_ns, acked, true);
-		bpf_swift_apply_cwnd(sk, ca);
-	}
+	bpf_swift_take_src(sk, ca);
 	bpf_swift_apply_pacing(sk, ca);
 	return 2;	/* the kernel's default, sysctl_tcp_min_tso_segs */
 }

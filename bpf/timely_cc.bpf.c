@@ -107,6 +107,23 @@ static __always_inline void bpf_timely_sample(struct sock *sk,
 }
 
 /*
+ * A Reflex flow's near-source samples, each a TIMELY sample (reflex.md
+ * 3.3; several since the last call count as the latest): before each
+ * transmit and on each ACK, whichever comes first after the pseudo-ACK.
+ */
+static __always_inline void bpf_timely_take_src(struct sock *sk,
+						struct bpf_timely *ca)
+{
+	u64 rtt_ns;
+	u32 acked;
+
+	if (ca->rfx.mode == RFX_CC_REFLEX && rfx_cc_take(sk, &rtt_ns, &acked)) {
+		bpf_timely_sample(sk, ca, rtt_ns, true);
+		bpf_timely_apply_cwnd(sk, ca);
+	}
+}
+
+/*
  * One sample per RTT of data: TIMELY's completion event. A Reflex flow's
  * own ACKs bring none (reflex_cc.h).
  */
@@ -120,6 +137,7 @@ void BPF_PROG(bpf_timely_pkts_acked, struct sock *sk,
 
 	if (ca->rfx.mode == RFX_CC_UNDECIDED)
 		rfx_cc_decide(sk, &ca->rfx, conf.reflex_inter_rtt_us);
+	bpf_timely_take_src(sk, ca);
 	if (ca->rfx.mode == RFX_CC_E2E && rtt_us > 0 &&
 	    !before(tp->snd_una, ca->next_seq)) {
 		ca->next_seq = tp->snd_nxt;
@@ -134,23 +152,14 @@ void BPF_PROG(bpf_timely_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	bpf_timely_apply_cwnd(sk, inet_csk_ca(sk));
 }
 
-/*
- * Before each transmit: a Reflex flow's near-source samples, each one
- * TIMELY sample (reflex.md 3.3; several since the last transmit count as
- * the latest), and the rate tcp_update_pacing_rate() overwrote.
- */
+/* Before each transmit: the rate tcp_update_pacing_rate() overwrote. */
 SEC("struct_ops/bpf_timely_min_tso_segs")
 u32 BPF_PROG(bpf_timely_min_tso_segs, struct sock *sk)
 {
 	struct bpf_timely *ca = inet_csk_ca(sk);
 	unsigned long rate = sk->sk_max_pacing_rate;
-	u64 rtt_ns;
-	u32 acked;
 
-	if (ca->rfx.mode == RFX_CC_REFLEX && rfx_cc_take(sk, &rtt_ns, &acked)) {
-		bpf_timely_sample(sk, ca, rtt_ns, true);
-		bpf_timely_apply_cwnd(sk, ca);
-	}
+	bpf_timely_take_src(sk, ca);
 	sk->sk_pacing_rate = ca->core.rate < rate ? ca->core.rate : rate;
 	return 2;	/* the kernel's default, sysctl_tcp_min_tso_segs */
 }
