@@ -31,48 +31,15 @@
 #include "lb.skel.h"
 #include "uno_lb.h"
 
+#include "frame_bytes.h"
+
 namespace {
 
-using Bytes = std::vector<uint8_t>;
+using namespace frame;
 
 constexpr uint16_t kSrcPort = 40000;
 constexpr uint16_t kDstPort = 9000;
 constexpr uint16_t kEvBase = 49152;
-constexpr size_t kEthLen = 14;
-constexpr size_t kIp4Len = 20;
-constexpr size_t kIp6Len = 40;
-constexpr size_t kUdpLen = 8;
-constexpr size_t kTcpLen = 20;
-constexpr uint8_t kTcpAck = 0x10;
-constexpr uint8_t kTcpEce = 0x40;
-
-void put16(Bytes &b, size_t at, uint16_t v)
-{
-	b[at] = static_cast<uint8_t>(v >> 8);
-	b[at + 1] = static_cast<uint8_t>(v);
-}
-
-uint16_t get16(const Bytes &b, size_t at)
-{
-	return static_cast<uint16_t>(b[at] << 8 | b[at + 1]);
-}
-
-// The one's complement sum of b[from, from + len), 16 bits at a time.
-uint32_t sum16(const Bytes &b, size_t from, size_t len, uint32_t sum = 0)
-{
-	for (size_t i = 0; i + 1 < len; i += 2)
-		sum += get16(b, from + i);
-	if (len & 1)
-		sum += static_cast<uint32_t>(b[from + len - 1]) << 8;
-	return sum;
-}
-
-uint16_t fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return static_cast<uint16_t>(~sum);
-}
 
 struct Frame {
 	Bytes bytes;

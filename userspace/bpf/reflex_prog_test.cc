@@ -43,9 +43,11 @@
 #include "reflex_core.h"
 #include "reflex_types.h"
 
+#include "frame_bytes.h"
+
 namespace {
 
-using Bytes = std::vector<uint8_t>;
+using namespace frame;
 using Counts = std::vector<uint64_t>;
 
 constexpr uint32_t kSender = 0xc6336401;   // 198.51.100.1: the data's sender
@@ -67,60 +69,12 @@ constexpr uint64_t kMs = 1000 * kUs;
 constexpr uint64_t kThresh = 20 * kMs; // T_src_thresh
 constexpr uint64_t kHot = 100 * kMs;   // a data packet's T_src that is above it
 constexpr uint64_t kRtt = 10 * kMs;    // an RTT_src a host accepts (max 134 ms)
-constexpr size_t kEthLen = 14;
-constexpr size_t kIp4Len = 20;
-constexpr size_t kTcpLen = 20;
-constexpr size_t kUdpLen = 8;
 constexpr size_t kL4 = kEthLen + kIp4Len;
 constexpr size_t kPackLen = kL4 + kUdpLen + sizeof(rfx_fb); // 90
 constexpr uint16_t kIpDf = 0x4000;
-constexpr uint8_t kTcpFin = 0x01;
-constexpr uint8_t kTcpSyn = 0x02;
-constexpr uint8_t kTcpRst = 0x04;
-constexpr uint8_t kTcpPsh = 0x08;
-constexpr uint8_t kTcpAck = 0x10;
 // RFX_PASS of reflex.bpf.c: what a program returns for a frame it leaves
 // as it is, the next filter's or the stack's.
 constexpr int kPass = TC_ACT_UNSPEC;
-
-void put16(Bytes &b, size_t at, uint16_t v)
-{
-	b[at] = static_cast<uint8_t>(v >> 8);
-	b[at + 1] = static_cast<uint8_t>(v);
-}
-
-void put32(Bytes &b, size_t at, uint32_t v)
-{
-	put16(b, at, static_cast<uint16_t>(v >> 16));
-	put16(b, at + 2, static_cast<uint16_t>(v));
-}
-
-uint16_t get16(const Bytes &b, size_t at)
-{
-	return static_cast<uint16_t>(b[at] << 8 | b[at + 1]);
-}
-
-uint32_t get32(const Bytes &b, size_t at)
-{
-	return static_cast<uint32_t>(get16(b, at)) << 16 | get16(b, at + 2);
-}
-
-// The one's complement sum of b[from, from + len), 16 bits at a time.
-uint32_t sum16(const Bytes &b, size_t from, size_t len, uint32_t sum = 0)
-{
-	for (size_t i = 0; i + 1 < len; i += 2)
-		sum += get16(b, from + i);
-	if (len & 1)
-		sum += static_cast<uint32_t>(b[from + len - 1]) << 8;
-	return sum;
-}
-
-uint16_t fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return static_cast<uint16_t>(~sum);
-}
 
 bool ip_checksum_ok(const Bytes &b)
 {
