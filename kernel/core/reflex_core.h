@@ -45,7 +45,9 @@
  * Normal (N) and Controlled (C). A flow is CONGESTED while its latest
  * RTT_dst (gateway departure to the returning ACK) is above T_dst_thresh;
  * its packets, and every later one until its last packet in C has left,
- * go to C (no reordering when a flow recovers). The port serves N and C
+ * go to C (no reordering when a flow recovers; nor when it turns
+ * CONGESTED: its packets keep to N until its last one there has left,
+ * our addition). The port serves N and C
  * by weighted round robin N_throttle : 1, and either alone when the other
  * is empty; it pauses C, for at most T_maxpause, while more than alpha of
  * the active flows are CONGESTED. The caller owns the flow table and the
@@ -374,10 +376,11 @@ struct ndt_params {
 	u32 n_throttle;		/* WRR weight of N against 1 of C */
 };
 
-/* Per-flow state (spec 2.6's NdtFlow), 24 bytes. */
+/* Per-flow state (spec 2.6's NdtFlow), 32 bytes. */
 struct ndt_flow {
 	u64 last_seen_ns;	/* latest data packet from the WAN */
 	u32 ctl_pkts;		/* its packets now in C */
+	u32 normal_pkts;	/* its packets now in N */
 	u32 rtt_dst_last_ns;	/* latest RTT_dst, saturating */
 	u8 status;		/* NDT_NORMAL or NDT_CONGESTED */
 	u8 active;		/* counted in n_active */
@@ -440,6 +443,7 @@ static __always_inline void ndt_flow_init(struct ndt_flow *f)
 {
 	f->last_seen_ns = 0;
 	f->ctl_pkts = 0;
+	f->normal_pkts = 0;
 	f->rtt_dst_last_ns = 0;
 	f->status = NDT_NORMAL;
 	f->active = 0;
@@ -523,20 +527,37 @@ static __always_inline u32 ndt_on_enqueue(struct ndt_flow *f,
 	f->last_seen_ns = now_ns;
 	ndt_flow_activate(f, port);
 	/*
-	 * A flow with packets still in C follows them there whatever its
-	 * status, so a flow that recovers is not reordered: packets in C
-	 * are not re-examined (FIFO).
+	 * A flow's packets follow its packets still queued, so that no
+	 * change of status reorders it: one with packets in C stays there
+	 * whatever its status, as a flow that recovers must (spec 2.6:
+	 * packets in C are not re-examined, FIFO); and one that turns
+	 * CONGESTED with packets in N stays in N until they have left.
+	 * The spec states only the first; without the second, C's WRR turn
+	 * sends the flow's new packet ahead of its older ones in N (the VM
+	 * test saw the sender count it). Either way a flow has packets in
+	 * one queue at most.
 	 */
-	if (f->status == NDT_CONGESTED || f->ctl_pkts) {
+	if (f->ctl_pkts || (f->status == NDT_CONGESTED && !f->normal_pkts)) {
 		f->ctl_pkts++;
 		port->ctl_qlen++;
 		ev = NDT_EV_CTL;
 	} else {
+		f->normal_pkts++;
 		port->normal_qlen++;
 	}
 	if (ndt_maybe_pause(port, p, now_ns))
 		ev |= NDT_EV_PAUSE;
 	return ev;
+}
+
+/*
+ * A packet that belongs to no tracked flow (not inter-DC data, or a new
+ * flow with the caller's table full) joins N. It counts in N's length for
+ * the schedule, and leaves by ndt_on_dequeue() with f NULL.
+ */
+static __always_inline void ndt_on_enqueue_untracked(struct ndt_port *port)
+{
+	port->normal_qlen++;
 }
 
 /*
@@ -553,6 +574,8 @@ static __always_inline void ndt_on_dequeue(struct ndt_flow *f,
 	if (!from_ctl) {
 		if (port->normal_qlen)
 			port->normal_qlen--;
+		if (f && f->normal_pkts)
+			f->normal_pkts--;
 		return;
 	}
 	if (port->ctl_qlen)

@@ -23,7 +23,7 @@
 #include "reflex_core.h"
 
 static_assert(sizeof(struct nsf_flow) <= 32, "NSF flow state must stay small");
-static_assert(sizeof(struct ndt_flow) <= 24, "NDT flow state must stay small");
+static_assert(sizeof(struct ndt_flow) <= 32, "NDT flow state must stay small");
 
 namespace {
 
@@ -119,6 +119,7 @@ struct Pkt {
 };
 
 constexpr u32 kFlows = 16;
+constexpr u32 kUntracked = kFlows;	// Pkt::flow of a packet with none
 
 // A port and its flow table, with the queues the law only counts.
 struct Ndt {
@@ -146,6 +147,12 @@ struct Ndt {
 		return ev;
 	}
 
+	void EnqUntracked()
+	{
+		ndt_on_enqueue_untracked(&port);
+		nq.push_back({ kUntracked, 0 });
+	}
+
 	// One scheduling decision: 'N', 'C' or '-' (none).
 	char Deq(u64 now)
 	{
@@ -157,7 +164,8 @@ struct Ndt {
 			return '-';
 		pkt = q.front();
 		q.pop_front();
-		ndt_on_dequeue(&flows[pkt.flow], &port, pick == NDT_PICK_CTL);
+		ndt_on_dequeue(pkt.flow == kUntracked ? nullptr : &flows[pkt.flow],
+			       &port, pick == NDT_PICK_CTL);
 		out.push_back(pkt);
 		return pick == NDT_PICK_CTL ? 'C' : 'N';
 	}
@@ -180,13 +188,19 @@ struct Ndt {
 	// The port's counts against a recount of the model.
 	void CheckCounts() const
 	{
-		u32 active = 0, congested = 0, ctl = 0;
+		u32 active = 0, congested = 0, ctl = 0, normal = 0;
+		size_t tracked_in_n = 0;
 
 		for (const ndt_flow &f : flows) {
 			active += f.active;
 			congested += f.active && f.status == NDT_CONGESTED;
 			ctl += f.ctl_pkts;
+			normal += f.normal_pkts;
+			EXPECT_FALSE(f.ctl_pkts && f.normal_pkts);	// one queue
 		}
+		for (const Pkt &pkt : nq)
+			tracked_in_n += pkt.flow != kUntracked;
+		EXPECT_EQ(normal, tracked_in_n);
 		EXPECT_EQ(port.n_active, active);
 		EXPECT_EQ(port.n_congested, congested);
 		EXPECT_EQ(port.normal_qlen, nq.size());
@@ -816,6 +830,37 @@ TEST(reflex_ndt, RecoveredFlowFollowsItsPacketsInC)
 	EXPECT_EQ(seqs, (std::vector<u32>{ 0, 1, 2, 3, 4, 5, 6 }));
 }
 
+// The same in the other direction (our addition to 2.6): a flow that
+// turns CONGESTED with packets in N keeps to N until they have left.
+// Else its next packet, alone in C, would take C's turn after flow 0's 8
+// and leave ahead of the flow's own 2 older packets in N.
+TEST(reflex_ndt, CongestedFlowFollowsItsPacketsInN)
+{
+	Ndt m;
+	std::vector<u32> seqs;
+
+	for (u32 i = 0; i < 8; i++)
+		m.Enq(0, kT0);				// N: flow 0, 0..7
+	for (u32 i = 0; i < 2; i++)
+		EXPECT_EQ(m.Enq(1, kT0), 0u);		// N: flow 1, 0..1
+	EXPECT_EQ(m.Ack(1, kT0, kHot), 0u);		// 1 of 2: no pause
+	EXPECT_EQ(m.flows[1].status, NDT_CONGESTED);
+	EXPECT_EQ(m.Enq(1, kT0), 0u);			// seq 2 follows to N
+	EXPECT_EQ(m.flows[1].normal_pkts, 3u);
+	m.CheckCounts();
+
+	EXPECT_EQ(m.DeqN(11, kT0), std::string(11, 'N'));
+	EXPECT_EQ(m.flows[1].normal_pkts, 0u);
+	EXPECT_EQ(m.Enq(1, kT0), (u32)NDT_EV_CTL);	// seq 3: now C
+	EXPECT_EQ(m.DeqN(2, kT0), "C-");
+	m.CheckCounts();
+
+	for (const Pkt &pkt : m.out)
+		if (pkt.flow == 1)
+			seqs.push_back(pkt.seq);
+	EXPECT_EQ(seqs, (std::vector<u32>{ 0, 1, 2, 3 }));
+}
+
 // Both queues backlogged: N_throttle = 8 packets of N, then 1 of C, in
 // exactly that order (spec 2.6; 8:1 by packets, 7.8).
 TEST(reflex_ndt, Wrr8To1PopOrder)
@@ -834,6 +879,27 @@ TEST(reflex_ndt, Wrr8To1PopOrder)
 	EXPECT_EQ(m.Deq(kT0), '-');
 	// The 5th C went alone (N had just emptied): no credit refill.
 	EXPECT_EQ(m.port.wrr_credit, 0u);
+	m.CheckCounts();
+}
+
+// Untracked packets (ACKs, non-TCP, a flow the table had no room for)
+// join N: they take N's WRR turns and leave no trace in the flow counts.
+TEST(reflex_ndt, UntrackedPacketsJoinN)
+{
+	Ndt m;
+
+	m.Enq(0, kT0);
+	m.Ack(1, kT0, kHot);
+	for (u32 i = 0; i < 2; i++)
+		EXPECT_EQ(m.Enq(1, kT0), (u32)NDT_EV_CTL);	// 1 of 2: no pause
+	for (u32 i = 0; i < 8; i++)
+		m.EnqUntracked();
+	m.CheckCounts();
+	EXPECT_EQ(m.port.n_active, 2u);
+	EXPECT_EQ(m.DeqN(12, kT0), "NNNNNNNNCNC-");
+	EXPECT_EQ(m.out[0].flow, 0u);
+	EXPECT_EQ(m.out[1].flow, kUntracked);
+	EXPECT_EQ(m.out[8].flow, 1u);
 	m.CheckCounts();
 }
 
