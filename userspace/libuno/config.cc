@@ -18,8 +18,9 @@
 
 #include "core_types.h"
 #include "params.h"
-#include "reflex_core.h"
+#include "ndt_units.h"
 #include "phantom_units.h"
+#include "reflex_core.h"
 
 namespace uno {
 namespace {
@@ -44,6 +45,9 @@ public:
 			std::vector<T> &out);
 	void unorc_section(const toml::table &t, Config &c);
 	std::optional<QdiscConf> qdisc(const toml::table &t);
+	bool phantom_option(const std::string &k, const toml::node &node, PhantomOpts &o);
+	bool ndt_option(const std::string &k, const toml::node &node, NdtOpts &o);
+	void ndt_check(const toml::table &t, const NdtOpts &o);
 	std::optional<LbConf> lb(const toml::table &t);
 	void reflex_section(const toml::table &t, Config &c);
 	std::optional<RfxConf> reflex_role(uint32_t role, const toml::table &t);
@@ -151,7 +155,45 @@ std::optional<uint32_t> size_of(const toml::node &n)
 	return static_cast<uint32_t>(*v);
 }
 
-// The option of [[qdisc]] named @key that holds a size in bytes, if any.
+// A rate: a string with tc's units, or an integer in bit/s, as tc.
+std::optional<uint64_t> rate_of(const toml::node &n)
+{
+	std::optional<uint64_t> r;
+	if (auto s = n.as_string())
+		r = parse_rate(s->get());
+	else if (auto i = n.as_integer(); i && i->get() > 0)
+		r = static_cast<uint64_t>(i->get()) / 8;
+	if (!r || !*r)
+		return std::nullopt;
+	return r;
+}
+
+// A time in ns: a string in tc's syntax ("10us"), or an integer in ns.
+std::optional<uint64_t> time_of(const toml::node &n)
+{
+	uint64_t ns;
+	if (auto i = n.as_integer())
+		return i->get() >= 0 ? std::optional(static_cast<uint64_t>(i->get())) : std::nullopt;
+	if (auto s = n.as_string(); s && !ndt_time_ns(s->get().c_str(), &ns))
+		return ns;
+	return std::nullopt;
+}
+
+// A fraction in ppm: a number (0.7, or 0 and 1), or a string ("0.7", "70%").
+std::optional<uint64_t> fraction_of(const toml::node &n)
+{
+	uint32_t ppm;
+	if (auto f = n.as_floating_point(); f && !ndt_fraction_ppm(f->get(), &ppm))
+		return ppm;
+	if (auto i = n.as_integer(); i && !ndt_fraction_ppm(static_cast<double>(i->get()), &ppm))
+		return ppm;
+	if (auto s = n.as_string(); s && !ndt_alpha_ppm(s->get().c_str(), &ppm))
+		return ppm;
+	return std::nullopt;
+}
+
+// The option of a phantom [[qdisc]] named @key that holds a size in
+// bytes, if any.
 std::optional<uint32_t> *size_field(PhantomOpts &o, const std::string &key)
 {
 	static const std::pair<const char *, std::optional<uint32_t> PhantomOpts::*> fields[] = {
@@ -171,64 +213,216 @@ std::optional<uint32_t> *size_field(PhantomOpts &o, const std::string &key)
 	return nullptr;
 }
 
+// The options of phantom that ndt has not, to tell a misplaced option
+// from a misspelt one.
+bool phantom_only(const std::string &key)
+{
+	static const char *const keys[] = { "ecn-min",	   "ecn-max",	"phantom-rate", "phantom-size",
+					    "phantom-min", "phantom-max", "trim",	"trim-dscp",
+					    "trim-limit",  "trim-udp" };
+	return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
+}
+
+// A phantom [[qdisc]]'s option but dev, kind and rate; false if k is none.
+bool Parser::phantom_option(const std::string &k, const toml::node &node, PhantomOpts &o)
+{
+	auto bad = [&](const char *what) { error(node, "qdisc." + k + ": " + what); };
+	if (auto field = size_field(o, k)) {
+		auto v = size_of(node);
+		if (!v)
+			bad("expected a size in bytes (or with a unit: \"64kb\", \"1mb\")");
+		else
+			*field = v;
+	} else if (k == "phantom-rate") {
+		auto s = node.as_string();
+		auto ppm = s ? parse_percent_ppm(s->get()) : std::nullopt;
+		if (!ppm)
+			bad("expected a percentage of rate, such as \"90%\"");
+		else
+			o.pq_rate = ppm;
+	} else if (k == "trim") {
+		auto s = node.as_string();
+		if (s && s->get() == "off")
+			o.trim = 0;
+		else if (auto v = size_of(node))
+			o.trim = v;
+		else
+			bad("expected \"off\" or the bytes kept of each header");
+	} else if (k == "trim-dscp") {
+		auto i = node.as_integer();
+		if (!i || i->get() < 0 || i->get() > 63)
+			bad("expected a DSCP, 0..63");
+		else
+			o.trim_dscp = static_cast<uint8_t>(i->get());
+	} else if (k == "trim-udp") {
+		auto s = node.as_string();
+		if (s && (s->get() == "valid" || s->get() == "stale"))
+			o.trim_valid = s->get() == "valid";
+		else
+			bad("expected \"valid\" or \"stale\"");
+	} else {
+		return false;
+	}
+	return true;
+}
+
+// An ndt [[qdisc]]'s options but dev, kind and rate: how each is
+// written, its range, and where it goes. The ranges are those of
+// sch_ndt.h and ndt_params_valid() (reflex_core.h), each alone.
+enum class NdtUnit { Bytes, Time, Count, Fraction };
+
+struct NdtField {
+	const char *key;
+	NdtUnit unit;
+	uint64_t min;
+	uint64_t max;
+	void (*set)(NdtOpts &o, uint64_t v);
+};
+
+const NdtField *ndt_field(const std::string &key)
+{
+	constexpr uint64_t kU32 = UINT32_MAX, kU64 = UINT64_MAX;
+	static const NdtField fields[] = {
+		{ "limit", NdtUnit::Bytes, 0, kU32,
+		  [](NdtOpts &o, uint64_t v) { o.limit = static_cast<uint32_t>(v); } },
+		{ "burst", NdtUnit::Bytes, 0, TC_NDT_BURST_MAX,
+		  [](NdtOpts &o, uint64_t v) { o.burst = static_cast<uint32_t>(v); } },
+		{ "dst-thresh", NdtUnit::Time, 0, kU64,
+		  [](NdtOpts &o, uint64_t v) { o.dst_thresh = v; } },
+		{ "alpha", NdtUnit::Fraction, 0, TC_NDT_ONE,
+		  [](NdtOpts &o, uint64_t v) { o.alpha = static_cast<uint32_t>(v); } },
+		{ "n-throttle", NdtUnit::Count, 1, kU32,
+		  [](NdtOpts &o, uint64_t v) { o.n_throttle = static_cast<uint32_t>(v); } },
+		{ "maxpause", NdtUnit::Time, 1, kU64, [](NdtOpts &o, uint64_t v) { o.maxpause = v; } },
+		{ "rearm", NdtUnit::Time, 0, kU64, [](NdtOpts &o, uint64_t v) { o.rearm = v; } },
+		{ "active", NdtUnit::Time, 1, kU64, [](NdtOpts &o, uint64_t v) { o.active = v; } },
+		{ "idle-gc", NdtUnit::Time, 0, kU64, [](NdtOpts &o, uint64_t v) { o.idle_gc = v; } },
+		{ "flows", NdtUnit::Count, 1, TC_NDT_FLOWS_MAX,
+		  [](NdtOpts &o, uint64_t v) { o.flows = static_cast<uint32_t>(v); } },
+	};
+
+	for (const auto &f : fields)
+		if (key == f.key)
+			return &f;
+	return nullptr;
+}
+
+// What a value of f must be, for its error message.
+std::string ndt_expected(const NdtField &f)
+{
+	switch (f.unit) {
+	case NdtUnit::Bytes:
+		return "expected a size in bytes (or with a unit: \"64kb\", \"1mb\")" +
+		       (f.max < UINT32_MAX ? ", at most " + std::to_string(f.max) : "");
+	case NdtUnit::Time:
+		return std::string("expected a time") + (f.min ? " above 0" : "") +
+		       ", such as \"10us\" or \"1.5ms\" (an integer: ns)";
+	case NdtUnit::Count:
+		return "expected an integer, " + std::to_string(f.min) + ".." + std::to_string(f.max);
+	case NdtUnit::Fraction:
+		break;
+	}
+	return "expected a fraction, 0..1, such as 0.7 or \"70%\"";
+}
+
+std::optional<uint64_t> ndt_value(const NdtField &f, const toml::node &n)
+{
+	std::optional<uint64_t> v;
+	switch (f.unit) {
+	case NdtUnit::Bytes:
+		v = size_of(n);
+		break;
+	case NdtUnit::Time:
+		v = time_of(n);
+		break;
+	case NdtUnit::Count:
+		if (auto i = n.as_integer(); i && i->get() >= 0)
+			v = static_cast<uint64_t>(i->get());
+		break;
+	case NdtUnit::Fraction:
+		v = fraction_of(n);
+		break;
+	}
+	if (!v || *v < f.min || *v > f.max)
+		return std::nullopt;
+	return v;
+}
+
+// An ndt [[qdisc]]'s option but dev, kind and rate; false if k is none.
+bool Parser::ndt_option(const std::string &k, const toml::node &node, NdtOpts &o)
+{
+	const NdtField *f = ndt_field(k);
+	if (!f)
+		return false;
+	if (auto v = ndt_value(*f, node))
+		f->set(o, *v);
+	else
+		error(node, "qdisc." + k + ": " + ndt_expected(*f));
+	return true;
+}
+
+std::string time_text(uint64_t ns)
+{
+	char buf[NDT_TIME_LEN];
+	return ndt_time_text(ns, buf, sizeof(buf));
+}
+
+// idle-gc >= active, either taken at its default when not given (as the
+// kernel does when it creates the qdisc): a flow must have left the
+// active ones, and their counts, by the time it is forgotten.
+void Parser::ndt_check(const toml::table &t, const NdtOpts &o)
+{
+	const uint64_t active = o.active.value_or(NDT_DEF_T_ACTIVE_NS);
+	const uint64_t idle_gc = o.idle_gc.value_or(REFLEX_DEF_T_IDLE_GC_NS);
+
+	if (idle_gc >= active)
+		return;
+	if (o.idle_gc)
+		error(*t.get("idle-gc"), "qdisc.idle-gc: " + time_text(idle_gc) +
+						 " is below active (" + time_text(active) + ")");
+	else
+		error(*t.get("active"), "qdisc.active: " + time_text(active) +
+						" is above idle-gc (" + time_text(idle_gc) +
+						", its default)");
+}
+
 std::optional<QdiscConf> Parser::qdisc(const toml::table &t)
 {
 	QdiscConf q;
-	PhantomOpts &o = q.opts;
 	size_t before = errors.size();
 
+	// The kind first: it says which options the others are.
+	if (const toml::node *n = t.get("kind")) {
+		auto s = n->as_string();
+		if (!s || !our_qdisc(s->get())) {
+			error(*n, "qdisc.kind: expected \"phantom\" or \"ndt\"");
+			return std::nullopt;
+		}
+		q.kind = s->get();
+	}
+	const bool ndt = q.kind == "ndt";
 	for (const auto &[k, np] : in_file_order(t)) {
 		const toml::node &node = *np;
-		auto bad = [&](const char *what) { error(node, "qdisc." + k + ": " + what); };
-		if (k == "dev") {
+		auto bad = [&](const std::string &what) { error(node, "qdisc." + k + ": " + what); };
+		if (k == "kind") {
+			continue;
+		} else if (k == "dev") {
 			auto s = node.as_string();
 			if (!s || s->get().empty() || s->get().size() >= 16)
 				bad("expected an interface name");
 			else
 				q.dev = s->get();
 		} else if (k == "rate") {
-			std::optional<uint64_t> r;
-			if (auto s = node.as_string())
-				r = parse_rate(s->get());
-			else if (auto i = node.as_integer(); i && i->get() > 0)
-				r = static_cast<uint64_t>(i->get()) / 8; // bit/s, as tc
-			if (!r || !*r)
+			auto r = rate_of(node);
+			if (!r)
 				bad("expected a rate such as \"1gbit\" or \"500mbit\"");
 			else
-				o.rate = r;
-		} else if (auto field = size_field(o, k)) {
-			auto v = size_of(node);
-			if (!v)
-				bad("expected a size in bytes (or with a unit: \"64kb\", \"1mb\")");
-			else
-				*field = v;
-		} else if (k == "phantom-rate") {
-			auto s = node.as_string();
-			auto ppm = s ? parse_percent_ppm(s->get()) : std::nullopt;
-			if (!ppm)
-				bad("expected a percentage of rate, such as \"90%\"");
-			else
-				o.pq_rate = ppm;
-		} else if (k == "trim") {
-			auto s = node.as_string();
-			if (s && s->get() == "off")
-				o.trim = 0;
-			else if (auto v = size_of(node))
-				o.trim = v;
-			else
-				bad("expected \"off\" or the bytes kept of each header");
-		} else if (k == "trim-dscp") {
-			auto i = node.as_integer();
-			if (!i || i->get() < 0 || i->get() > 63)
-				bad("expected a DSCP, 0..63");
-			else
-				o.trim_dscp = static_cast<uint8_t>(i->get());
-		} else if (k == "trim-udp") {
-			auto s = node.as_string();
-			if (s && (s->get() == "valid" || s->get() == "stale"))
-				o.trim_valid = s->get() == "valid";
-			else
-				bad("expected \"valid\" or \"stale\"");
+				(ndt ? q.ndt.rate : q.opts.rate) = r;
+		} else if (ndt ? ndt_option(k, node, q.ndt) : phantom_option(k, node, q.opts)) {
+			// taken, or refused with its reason
+		} else if (ndt ? phantom_only(k) : ndt_field(k) != nullptr) {
+			bad(ndt ? "an option of phantom, not of ndt"
+				: "an option of ndt, not of phantom (kind = \"ndt\" for ndt)");
 		} else {
 			bad("unknown option");
 		}
@@ -238,6 +432,8 @@ std::optional<QdiscConf> Parser::qdisc(const toml::table &t)
 		error(t, "[[qdisc]]: 'dev' is required");
 	if (!t.contains("rate"))
 		error(t, "[[qdisc]]: 'rate' is required");
+	if (ndt && errors.size() == before)
+		ndt_check(t, q.ndt);
 
 	if (errors.size() != before)
 		return std::nullopt;

@@ -22,9 +22,13 @@ namespace uno {
 
 inline constexpr const char *kDefaultConfigPath = "/etc/uno/uno.toml";
 
+// [[qdisc]]: the root qdisc of one device, of `kind`, with the options of
+// its tc plugin; only those the file gives are sent.
 struct QdiscConf {
 	std::string dev;
-	PhantomOpts opts;
+	std::string kind = "phantom"; // or "ndt"
+	PhantomOpts opts; // phantom's
+	NdtOpts ndt; // ndt's
 
 	bool operator==(const QdiscConf &) const = default;
 };

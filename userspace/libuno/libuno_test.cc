@@ -21,8 +21,11 @@
 #include <netinet/in.h>
 
 #include "config.h"
+#include "core_types.h"
+#include "ndt_units.h"
 #include "nl.h"
 #include "params.h"
+#include "reflex_core.h"
 #include "uapi/uno_nl.h"
 
 using namespace uno;
@@ -247,6 +250,64 @@ const BadFile kBadFiles[] = {
 	  4, "listed twice" },
 	{ "long dev", "[[qdisc]]\ndev = \"abcdefghijklmnopq\"\nrate = \"1gbit\"\n", 2,
 	  "expected an interface name" },
+	// [[qdisc]] kind = "ndt"
+	{ "bad kind", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\nkind = \"red\"\n", 4,
+	  "qdisc.kind: expected \"phantom\" or \"ndt\"" },
+	{ "kind not a string", "[[qdisc]]\nkind = 1\ndev = \"e\"\nrate = \"1gbit\"\n", 2,
+	  "qdisc.kind: expected \"phantom\" or \"ndt\"" },
+	{ "ndt no rate", "[[qdisc]]\ndev = \"e\"\nkind = \"ndt\"\n", 1, "[[qdisc]]: 'rate' is required" },
+	{ "ndt bad rate", "[[qdisc]]\ndev = \"e\"\nkind = \"ndt\"\nrate = 0\n", 4,
+	  "qdisc.rate: expected a rate" },
+	{ "phantom option in ndt", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\necn-min = 100\nkind = \"ndt\"\n",
+	  4, "qdisc.ecn-min: an option of phantom, not of ndt" },
+	{ "ndt option in phantom", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\ndst-thresh = \"10us\"\n", 4,
+	  "qdisc.dst-thresh: an option of ndt, not of phantom (kind = \"ndt\" for ndt)" },
+	{ "ndt option, kind phantom", "[[qdisc]]\nkind = \"phantom\"\ndev = \"e\"\nrate = \"1gbit\"\nflows = 5\n",
+	  5, "qdisc.flows: an option of ndt, not of phantom" },
+	{ "ndt unknown", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nalfa = 0.7\n", 5,
+	  "qdisc.alfa: unknown option" },
+	{ "alpha above 1", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nalpha = 1.5\n", 5,
+	  "qdisc.alpha: expected a fraction, 0..1, such as 0.7 or \"70%\"" },
+	{ "alpha above 100%", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nalpha = \"101%\"\n",
+	  5, "qdisc.alpha: expected a fraction" },
+	{ "alpha 70", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nalpha = \"70\"\n", 5,
+	  "qdisc.alpha: expected a fraction" },
+	{ "alpha negative", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nalpha = -0.1\n", 5,
+	  "qdisc.alpha: expected a fraction" },
+	{ "alpha word", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nalpha = \"most\"\n", 5,
+	  "qdisc.alpha: expected a fraction" },
+	{ "n-throttle 0", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nn-throttle = 0\n", 5,
+	  "qdisc.n-throttle: expected an integer, 1..4294967295" },
+	{ "n-throttle float", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nn-throttle = 8.5\n",
+	  5, "qdisc.n-throttle: expected an integer, 1..4294967295" },
+	{ "maxpause 0", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nmaxpause = \"0us\"\n", 5,
+	  "qdisc.maxpause: expected a time above 0, such as \"10us\" or \"1.5ms\" (an integer: ns)" },
+	{ "active 0", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nactive = 0\n", 5,
+	  "qdisc.active: expected a time above 0" },
+	{ "time unit", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\ndst-thresh = \"10m\"\n", 5,
+	  "qdisc.dst-thresh: expected a time, such as \"10us\" or \"1.5ms\" (an integer: ns)" },
+	{ "time space", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nrearm = \"10 us\"\n", 5,
+	  "qdisc.rearm: expected a time" },
+	{ "negative time", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nidle-gc = -1\n", 5,
+	  "qdisc.idle-gc: expected a time" },
+	{ "time float", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nrearm = 1.5\n", 5,
+	  "qdisc.rearm: expected a time" },
+	{ "idle-gc below active", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nidle-gc = \"50us\"\n",
+	  5, "qdisc.idle-gc: 50us is below active (100us)" },
+	{ "active above idle-gc", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nactive = \"20ms\"\n",
+	  5, "qdisc.active: 20ms is above idle-gc (10ms, its default)" },
+	{ "both given", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nidle-gc = \"1ms\"\nactive = \"2ms\"\n",
+	  5, "qdisc.idle-gc: 1ms is below active (2ms)" },
+	{ "flows 0", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nflows = 0\n", 5,
+	  "qdisc.flows: expected an integer, 1..1048576" },
+	{ "flows above max", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nflows = 1048577\n", 5,
+	  "qdisc.flows: expected an integer, 1..1048576" },
+	{ "burst above max", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nburst = \"65mb\"\n", 5,
+	  "qdisc.burst: expected a size in bytes (or with a unit: \"64kb\", \"1mb\"), at most 67108864" },
+	{ "ndt bad limit", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nlimit = \"5gb\"\n", 5,
+	  "qdisc.limit: expected a size in bytes (or with a unit: \"64kb\", \"1mb\")" },
+	{ "ndt dev twice", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\n"
+			   "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\n", 5, "[[qdisc]]: dev 'e' is listed twice" },
 	// [[lb]]
 	{ "no dev", "[[lb]]\nports = [1]\n", 1, "[[lb]]: 'dev' is required" },
 	{ "no ports", "[[lb]]\ndev = \"e\"\n", 1, "[[lb]]: 'ports' or 'tcp-ports' is required" },
@@ -379,6 +440,185 @@ TEST(Config, PlanAppliesOnlyWhatChanged)
 	Config c = a;
 	c.params.erase("smartt");
 	EXPECT_TRUE(plan_config(&a, c).empty());
+}
+
+// --- [[qdisc]] kind = "ndt": Reflex's NDT ---------------------------------
+
+constexpr const char *kNdt = R"(
+[[qdisc]]
+dev = "gw0"
+kind = "ndt"
+rate = "100mbit"
+limit = "64mb"
+burst = 3000
+dst-thresh = "1ms"      # reflex.md 5.3, dilated 100 times
+alpha = 0.7
+n-throttle = 8
+maxpause = "50ms"
+rearm = 1000000         # ns
+active = "10ms"
+idle-gc = "1s"
+flows = 65536
+
+[[qdisc]]
+kind = "ndt"
+dev = "gw1"
+rate = 800000000        # bit/s, as tc
+alpha = "70%"
+burst = "64mb"          # TC_NDT_BURST_MAX
+flows = 1048576         # TC_NDT_FLOWS_MAX
+active = "10ms"
+idle-gc = "10ms"        # = active
+n-throttle = 1
+
+[[qdisc]]
+dev = "gw2"
+kind = "ndt"
+rate = "1gbit"
+alpha = 1
+maxpause = "1ns"
+dst-thresh = "2.5us"
+
+[[qdisc]]
+dev = "eth0"
+kind = "phantom"
+rate = "1gbit"
+ecn-min = "20kb"
+)";
+
+// kNdt's first table, as the wire has it.
+NdtOpts ndt_opts()
+{
+	NdtOpts o;
+	o.rate = 12500000;
+	o.limit = 64 << 20;
+	o.burst = 3000;
+	o.dst_thresh = 1000000;
+	o.alpha = 700000;
+	o.n_throttle = 8;
+	o.maxpause = 50000000;
+	o.rearm = 1000000;
+	o.active = 10000000;
+	o.idle_gc = 1000000000;
+	o.flows = 65536;
+	return o;
+}
+
+TEST(ConfigNdt, EveryKey)
+{
+	auto r = parse(kNdt);
+	ASSERT_TRUE(r.errors.empty()) << format_error("", r.errors[0]);
+	ASSERT_EQ(r.config->qdiscs.size(), 4u);
+	const QdiscConf &a = r.config->qdiscs[0];
+	EXPECT_EQ(a.dev, "gw0");
+	EXPECT_EQ(a.kind, "ndt");
+	EXPECT_EQ(a.opts, PhantomOpts{});
+	EXPECT_EQ(a.ndt, ndt_opts());
+
+	// Only what the file gives: the kernel has the defaults.
+	const NdtOpts &b = r.config->qdiscs[1].ndt;
+	EXPECT_EQ(b.rate, 100000000u);
+	EXPECT_EQ(b.alpha, 700000u);
+	EXPECT_EQ(b.burst, TC_NDT_BURST_MAX);
+	EXPECT_EQ(b.flows, TC_NDT_FLOWS_MAX);
+	EXPECT_EQ(b.active, 10000000u);
+	EXPECT_EQ(b.idle_gc, 10000000u);
+	EXPECT_EQ(b.n_throttle, 1u);
+	EXPECT_FALSE(b.limit || b.dst_thresh || b.maxpause || b.rearm);
+
+	const NdtOpts &c = r.config->qdiscs[2].ndt;
+	EXPECT_EQ(c.alpha, static_cast<uint32_t>(TC_NDT_ONE));
+	EXPECT_EQ(c.maxpause, 1u);
+	EXPECT_EQ(c.dst_thresh, 2500u);
+
+	const QdiscConf &d = r.config->qdiscs[3];
+	EXPECT_EQ(d.kind, "phantom");
+	EXPECT_EQ(d.opts.ecn_min, 20480u);
+	EXPECT_EQ(d.ndt, NdtOpts{});
+}
+
+// Without kind, an entry is phantom's, as every file before ndt.
+TEST(ConfigNdt, PhantomByDefault)
+{
+	const Config c = *parse(kGood).config;
+	for (const auto &q : c.qdiscs) {
+		EXPECT_EQ(q.kind, "phantom");
+		EXPECT_EQ(q.ndt, NdtOpts{});
+	}
+}
+
+// The whole message of each kind of refusal, where it points, and that
+// nothing of the file is kept.
+TEST(ConfigNdt, Refusals)
+{
+	auto r = parse("[cc]\ndefault = \"uno\"\n\n[[qdisc]]\ndev = \"gw0\"\nkind = \"ndt\"\n"
+		       "rate = \"1gbit\"\nphantom-rate = \"90%\"\nalpha = 2\nidle-gc = \"1us\"\n",
+		       "uno.toml");
+	EXPECT_FALSE(r.config);
+	ASSERT_EQ(r.errors.size(), 2u);
+	EXPECT_EQ(format_error("uno.toml", r.errors[0]),
+		  "uno.toml:8:16: qdisc.phantom-rate: an option of phantom, not of ndt");
+	EXPECT_EQ(format_error("uno.toml", r.errors[1]),
+		  "uno.toml:9:9: qdisc.alpha: expected a fraction, 0..1, such as 0.7 or \"70%\"");
+
+	// idle-gc against active is checked once each is good.
+	r = parse("[[qdisc]]\ndev = \"gw0\"\nkind = \"ndt\"\nrate = \"1gbit\"\nidle-gc = \"1us\"\n",
+		  "uno.toml");
+	ASSERT_EQ(r.errors.size(), 1u);
+	EXPECT_EQ(format_error("uno.toml", r.errors[0]),
+		  "uno.toml:5:11: qdisc.idle-gc: 1us is below active (100us)");
+}
+
+// The example's ndt table, uncommented, is valid and writes out the
+// defaults of the law (reflex_core.h) and of the uapi.
+TEST(ConfigNdt, ShippedExampleHasTheDefaults)
+{
+	std::ifstream in(UNO_TOML_EXAMPLE);
+	std::string line, table;
+	bool in_ndt = false;
+	while (std::getline(in, line)) {
+		if (line.starts_with("# Reflex's Near-Destination"))
+			in_ndt = true;
+		else if (in_ndt && !line.starts_with("# "))
+			break;
+		else if (in_ndt && (line.starts_with("# [[") || line.find(" = ") != std::string::npos))
+			table += line.substr(2) + "\n"; // a line of the table, not of prose
+	}
+	auto r = parse(table, "example");
+	ASSERT_TRUE(r.config) << format_error("example", r.errors[0]);
+	ASSERT_EQ(r.config->qdiscs.size(), 1u);
+	const NdtOpts &o = r.config->qdiscs[0].ndt;
+	EXPECT_EQ(r.config->qdiscs[0].kind, "ndt");
+	EXPECT_EQ(o.dst_thresh, NDT_DEF_T_DST_THRESH_NS);
+	EXPECT_EQ(o.alpha, NDT_DEF_ALPHA_PPM);
+	EXPECT_EQ(o.n_throttle, NDT_DEF_N_THROTTLE);
+	EXPECT_EQ(o.maxpause, NDT_DEF_T_MAXPAUSE_NS);
+	EXPECT_EQ(o.rearm, NDT_DEF_T_REARM_NS);
+	EXPECT_EQ(o.active, NDT_DEF_T_ACTIVE_NS);
+	EXPECT_EQ(o.idle_gc, REFLEX_DEF_T_IDLE_GC_NS);
+	EXPECT_EQ(o.limit, 64u << 20); // reflex.md 5.3's gateway ports
+	EXPECT_EQ(o.flows, 65536u);
+}
+
+TEST(ConfigNdt, PlanReplacesWhatChanged)
+{
+	const Config a = *parse(kNdt).config;
+	EXPECT_EQ(plan_config(nullptr, a).qdisc_replace.size(), 4u);
+	EXPECT_TRUE(plan_config(&a, a).empty());
+
+	// A changed option, and a device that changes kind, are replaced.
+	Config b = a;
+	b.qdiscs[0].ndt.alpha = 500000;
+	b.qdiscs[3].kind = "ndt";
+	b.qdiscs[3].ndt.rate = b.qdiscs[3].opts.rate;
+	b.qdiscs[3].opts = {};
+	b.qdiscs.erase(b.qdiscs.begin() + 1);
+	ConfigPlan p = plan_config(&a, b);
+	ASSERT_EQ(p.qdisc_replace.size(), 2u);
+	EXPECT_EQ(p.qdisc_replace[0].dev, "gw0");
+	EXPECT_EQ(p.qdisc_replace[1].dev, "eth0");
+	EXPECT_EQ(p.qdisc_replace[1].kind, "ndt");
+	EXPECT_EQ(p.qdisc_delete, std::vector<std::string>{ "gw1" });
 }
 
 // --- [[lb]]: the entropy datapath ----------------------------------------
@@ -878,6 +1118,62 @@ TEST(Units, AsTc)
 	EXPECT_EQ(parse_size("3.99g"), 4284229877u);
 }
 
+// The ndt qdisc's units (ndt_units.h), which its tc plugin parses with
+// too: get_time64()'s syntax, rounded to the ns; a fraction or percent.
+TEST(Units, NdtTimesAndAlpha)
+{
+	const struct {
+		const char *text;
+		uint64_t ns;
+	} times[] = {
+		{ "10ms", 10000000 }, { "500us", 500000 }, { "1s", 1000000000 }, { "250ns", 250 },
+		{ "250", 250 },	      { "1.5ms", 1500000 }, { "0.29us", 290 },   { "2USEC", 2000 },
+		{ "3secs", 3000000000 }, { "1e3us", 1000000 }, { "0", 0 },	   { "0.4ns", 0 },
+		{ "18446744073709549568", UINT64_MAX - 2047 }, // the largest double below 2^64
+	};
+	for (const auto &t : times) {
+		uint64_t ns = 1;
+		EXPECT_EQ(ndt_time_ns(t.text, &ns), 0) << t.text;
+		EXPECT_EQ(ns, t.ns) << t.text;
+	}
+	for (const char *bad : { "", "ms", "-1us", "10 us", "10m", "1min", "1e20s", "inf", "nan",
+				 "18446744073709551615" /* 2^64 as a double */ }) {
+		uint64_t ns;
+		EXPECT_NE(ndt_time_ns(bad, &ns), 0) << bad;
+	}
+
+	const struct {
+		uint64_t ns;
+		const char *text;
+	} texts[] = { { 0, "0ns" },	    { 250, "250ns" },	  { 10000, "10us" },
+		      { 1500000, "1500us" }, { 10000000, "10ms" }, { 2000000000, "2s" },
+		      { 1000000001, "1000000001ns" }, { UINT64_MAX, "18446744073709551615ns" } };
+	for (const auto &t : texts) {
+		char buf[NDT_TIME_LEN];
+		EXPECT_STREQ(ndt_time_text(t.ns, buf, sizeof(buf)), t.text);
+		uint64_t back;
+		if (t.ns < (1ULL << 53)) { // what a double holds exactly: read back the same
+			EXPECT_EQ(ndt_time_ns(buf, &back), 0) << buf;
+			EXPECT_EQ(back, t.ns) << buf;
+		}
+	}
+
+	uint32_t ppm = 0;
+	EXPECT_EQ(ndt_alpha_ppm("0.7", &ppm), 0);
+	EXPECT_EQ(ppm, 700000u);
+	EXPECT_EQ(ndt_alpha_ppm("70%", &ppm), 0);
+	EXPECT_EQ(ppm, 700000u);
+	EXPECT_EQ(ndt_alpha_ppm("0.0000006", &ppm), 0);
+	EXPECT_EQ(ppm, 1u); // rounded
+	EXPECT_EQ(ndt_alpha_ppm("1", &ppm), 0);
+	EXPECT_EQ(ppm, static_cast<uint32_t>(TC_NDT_ONE));
+	EXPECT_EQ(ndt_alpha_ppm("150%", &ppm), 0); // the kernel's to refuse
+	EXPECT_EQ(ppm, 1500000u);
+	for (const char *bad : { "", "%", "-0.1", "0.7x", "70%%", "70 %", "nan", "5000" })
+		EXPECT_NE(ndt_alpha_ppm(bad, &ppm), 0) << bad;
+	EXPECT_DOUBLE_EQ(ndt_alpha_frac(700000), 0.7);
+}
+
 // --- netlink messages ----------------------------------------------------
 
 struct Attrs {
@@ -1112,6 +1408,142 @@ TEST(Netlink, QdiscStats)
 	ASSERT_TRUE(q->xstats);
 	EXPECT_EQ(q->xstats->ce_marks, 42u);
 	EXPECT_EQ(q->xstats->phantom_marks, 7u);
+}
+
+// The attributes of a nest in order: type, payload length and value
+// (a u32 or a u64, by its length).
+using AttrList = std::vector<std::tuple<uint16_t, uint16_t, uint64_t>>;
+
+AttrList nested(const nlattr *nest)
+{
+	AttrList v;
+	mnl_attr_parse_nested(
+		nest,
+		[](const nlattr *a, void *data) {
+			const uint16_t len = mnl_attr_get_payload_len(a);
+			static_cast<AttrList *>(data)->emplace_back(
+				mnl_attr_get_type(a), len,
+				len == 8 ? mnl_attr_get_u64(a) : mnl_attr_get_u32(a));
+			return MNL_CB_OK;
+		},
+		&v);
+	return v;
+}
+
+TEST(Netlink, NdtReplaceRequest)
+{
+	alignas(nlmsghdr) char buf[kNlBufSize];
+	nlmsghdr *nlh = put_ndt_replace(buf, 7, 5, ndt_opts());
+
+	EXPECT_EQ(nlh->nlmsg_type, RTM_NEWQDISC);
+	EXPECT_EQ(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE);
+	EXPECT_EQ(nlh->nlmsg_seq, 7u);
+	auto *t = static_cast<tcmsg *>(mnl_nlmsg_get_payload(nlh));
+	EXPECT_EQ(t->tcm_family, AF_UNSPEC);
+	EXPECT_EQ(t->tcm_ifindex, 5);
+	EXPECT_EQ(t->tcm_handle, 0u);
+	EXPECT_EQ(t->tcm_parent, TC_H_ROOT);
+	Attrs a = attrs_of(nlh, sizeof(tcmsg));
+	ASSERT_TRUE(a.tb[TCA_KIND]);
+	EXPECT_STREQ(mnl_attr_get_str(a.tb[TCA_KIND]), "ndt");
+	ASSERT_TRUE(a.tb[TCA_OPTIONS]);
+	EXPECT_TRUE(a.tb[TCA_OPTIONS]->nla_type & NLA_F_NESTED);
+	// Each attribute once, in the uapi's order, with the uapi's width.
+	const AttrList want = {
+		{ TCA_NDT_RATE, 8, 12500000 },	   { TCA_NDT_LIMIT, 4, 64 << 20 },
+		{ TCA_NDT_BURST, 4, 3000 },	   { TCA_NDT_DST_THRESH, 8, 1000000 },
+		{ TCA_NDT_ALPHA, 4, 700000 },	   { TCA_NDT_N_THROTTLE, 4, 8 },
+		{ TCA_NDT_MAXPAUSE, 8, 50000000 }, { TCA_NDT_REARM, 8, 1000000 },
+		{ TCA_NDT_ACTIVE, 8, 10000000 },   { TCA_NDT_IDLE_GC, 8, 1000000000 },
+		{ TCA_NDT_FLOWS, 4, 65536 },
+	};
+	EXPECT_EQ(nested(a.tb[TCA_OPTIONS]), want);
+	EXPECT_EQ(mnl_attr_get_len(a.tb[TCA_OPTIONS]), 4 + 6 * 12 + 5 * 8);
+
+	// Only what is given: the kernel keeps (or defaults) the rest.
+	NdtOpts o;
+	o.rate = 1000;
+	o.alpha = 0;
+	nlh = put_ndt_replace(buf, 8, 5, o);
+	a = attrs_of(nlh, sizeof(tcmsg));
+	EXPECT_EQ(nested(a.tb[TCA_OPTIONS]),
+		  (AttrList{ { TCA_NDT_RATE, 8, 1000 }, { TCA_NDT_ALPHA, 4, 0 } }));
+	EXPECT_EQ(parse_qdisc_msg(nlh)->ndt, o);
+}
+
+TEST(Netlink, NdtRoundTrip)
+{
+	alignas(nlmsghdr) char buf[kNlBufSize];
+	nlmsghdr *nlh = put_ndt_replace(buf, 3, 5, ndt_opts());
+
+	auto q = parse_qdisc_msg(nlh);
+	ASSERT_TRUE(q);
+	EXPECT_EQ(q->ifindex, 5);
+	EXPECT_EQ(q->kind, "ndt");
+	EXPECT_EQ(q->ndt, ndt_opts());
+	EXPECT_EQ(q->opts, PhantomOpts{});
+}
+
+// A dump's ndt qdisc: its options and its own counters, which another
+// kind's message does not give.
+TEST(Netlink, NdtStats)
+{
+	alignas(nlmsghdr) char buf[kNlBufSize];
+	nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_NEWQDISC;
+	auto *t = static_cast<tcmsg *>(mnl_nlmsg_put_extra_header(nlh, sizeof(tcmsg)));
+	t->tcm_ifindex = 2;
+	t->tcm_handle = 0x80010000;
+	t->tcm_parent = TC_H_ROOT;
+	mnl_attr_put_strz(nlh, TCA_KIND, "ndt");
+	nlattr *opts = mnl_attr_nest_start(nlh, TCA_OPTIONS);
+	mnl_attr_put_u64(nlh, TCA_NDT_RATE, 12500000);
+	mnl_attr_put_u32(nlh, TCA_NDT_ALPHA, 700000);
+	mnl_attr_put_u64(nlh, TCA_NDT_IDLE_GC, 10000000);
+	mnl_attr_put_u32(nlh, TCA_NDT_FLOWS, 65536);
+	mnl_attr_put_u16(nlh, TCA_NDT_LIMIT, 1); // too short: not a limit
+	mnl_attr_nest_end(nlh, opts);
+	nlattr *st = mnl_attr_nest_start(nlh, TCA_STATS2);
+	gnet_stats_basic b = { 1000, 10 };
+	mnl_attr_put(nlh, TCA_STATS_BASIC, sizeof(b), &b);
+	tc_ndt_xstats x{};
+	x.flows = 3;
+	x.congested = 2;
+	x.rtt_dst_last_ns = 12000;
+	x.pauses = 4;
+	x.paused_ns = 1500000;
+	mnl_attr_put(nlh, TCA_STATS_APP, sizeof(x), &x);
+	mnl_attr_nest_end(nlh, st);
+
+	auto q = parse_qdisc_msg(nlh);
+	ASSERT_TRUE(q);
+	EXPECT_EQ(q->kind, "ndt");
+	EXPECT_EQ(q->handle, 0x80010000u);
+	NdtOpts o;
+	o.rate = 12500000;
+	o.alpha = 700000;
+	o.idle_gc = 10000000;
+	o.flows = 65536;
+	EXPECT_EQ(q->ndt, o);
+	EXPECT_EQ(q->bytes, 1000u);
+	EXPECT_FALSE(q->xstats);
+	ASSERT_TRUE(q->ndt_xstats);
+	EXPECT_EQ(std::memcmp(&*q->ndt_xstats, &x, sizeof(x)), 0);
+
+	// The same attributes from a qdisc of another kind.
+	mnl_attr_parse(
+		nlh, sizeof(tcmsg),
+		[](const nlattr *a, void *) {
+			if (mnl_attr_get_type(a) == TCA_KIND)
+				std::memcpy(mnl_attr_get_payload(a), "xyz", 4);
+			return MNL_CB_OK;
+		},
+		nullptr);
+	q = parse_qdisc_msg(nlh);
+	ASSERT_TRUE(q);
+	EXPECT_EQ(q->kind, "xyz");
+	EXPECT_EQ(q->ndt, NdtOpts{});
+	EXPECT_FALSE(q->xstats || q->ndt_xstats);
 }
 
 TEST(Netlink, TcpDiag)

@@ -240,6 +240,11 @@ std::optional<NlAck> parse_ack(const nlmsghdr *nlh)
 
 // --- qdisc ---------------------------------------------------------------
 
+bool our_qdisc(std::string_view kind)
+{
+	return kind == "phantom" || kind == "ndt";
+}
+
 nlmsghdr *put_qdisc_dump(char *buf, uint32_t seq)
 {
 	nlmsghdr *nlh = put_request(buf, RTM_GETQDISC, NLM_F_DUMP, seq);
@@ -256,33 +261,72 @@ static tcmsg *put_root_tcmsg(nlmsghdr *nlh, int ifindex)
 	return t;
 }
 
-nlmsghdr *put_phantom_replace(char *buf, uint32_t seq, int ifindex, const PhantomOpts &o)
+// RTM_NEWQDISC that creates, or replaces, the root qdisc of ifindex with
+// one of `kind`; its TCA_OPTIONS nest is left open for the options.
+static nlmsghdr *put_root_replace(char *buf, uint32_t seq, int ifindex, const char *kind,
+				  nlattr **nest)
 {
 	nlmsghdr *nlh = put_request(buf, RTM_NEWQDISC, NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE, seq);
 	put_root_tcmsg(nlh, ifindex);
-	mnl_attr_put_strz(nlh, TCA_KIND, "phantom");
-	nlattr *nest = mnl_attr_nest_start(nlh, TCA_OPTIONS);
-	nest->nla_type |= NLA_F_NESTED;
-	auto u32 = [&](uint16_t type, const std::optional<uint32_t> &v) {
-		if (v)
-			mnl_attr_put_u32(nlh, type, *v);
-	};
-	if (o.rate)
-		mnl_attr_put_u64(nlh, TCA_PHANTOM_RATE, *o.rate);
-	u32(TCA_PHANTOM_LIMIT, o.limit);
-	u32(TCA_PHANTOM_ECN_MIN, o.ecn_min);
-	u32(TCA_PHANTOM_ECN_MAX, o.ecn_max);
-	u32(TCA_PHANTOM_PQ_RATE, o.pq_rate);
-	u32(TCA_PHANTOM_PQ_SIZE, o.pq_size);
-	u32(TCA_PHANTOM_PQ_MIN, o.pq_min);
-	u32(TCA_PHANTOM_PQ_MAX, o.pq_max);
-	u32(TCA_PHANTOM_TRIM, o.trim);
+	mnl_attr_put_strz(nlh, TCA_KIND, kind);
+	*nest = mnl_attr_nest_start(nlh, TCA_OPTIONS);
+	(*nest)->nla_type |= NLA_F_NESTED;
+	return nlh;
+}
+
+// An option, if given: the kernel keeps what is not sent.
+static void put_opt(nlmsghdr *nlh, uint16_t type, const std::optional<uint32_t> &v)
+{
+	if (v)
+		mnl_attr_put_u32(nlh, type, *v);
+}
+
+static void put_opt(nlmsghdr *nlh, uint16_t type, const std::optional<uint64_t> &v)
+{
+	if (v)
+		mnl_attr_put_u64(nlh, type, *v);
+}
+
+nlmsghdr *put_phantom_replace(char *buf, uint32_t seq, int ifindex, const PhantomOpts &o)
+{
+	nlattr *nest;
+	nlmsghdr *nlh = put_root_replace(buf, seq, ifindex, "phantom", &nest);
+
+	put_opt(nlh, TCA_PHANTOM_RATE, o.rate);
+	put_opt(nlh, TCA_PHANTOM_LIMIT, o.limit);
+	put_opt(nlh, TCA_PHANTOM_ECN_MIN, o.ecn_min);
+	put_opt(nlh, TCA_PHANTOM_ECN_MAX, o.ecn_max);
+	put_opt(nlh, TCA_PHANTOM_PQ_RATE, o.pq_rate);
+	put_opt(nlh, TCA_PHANTOM_PQ_SIZE, o.pq_size);
+	put_opt(nlh, TCA_PHANTOM_PQ_MIN, o.pq_min);
+	put_opt(nlh, TCA_PHANTOM_PQ_MAX, o.pq_max);
+	put_opt(nlh, TCA_PHANTOM_TRIM, o.trim);
 	if (o.trim_dscp)
 		mnl_attr_put_u8(nlh, TCA_PHANTOM_TRIM_DSCP, *o.trim_dscp);
-	u32(TCA_PHANTOM_TRIM_LIMIT, o.trim_limit);
-	u32(TCA_PHANTOM_BURST, o.burst);
+	put_opt(nlh, TCA_PHANTOM_TRIM_LIMIT, o.trim_limit);
+	put_opt(nlh, TCA_PHANTOM_BURST, o.burst);
 	if (o.trim_valid)
 		mnl_attr_put_u8(nlh, TCA_PHANTOM_TRIM_VALID, *o.trim_valid);
+	mnl_attr_nest_end(nlh, nest);
+	return nlh;
+}
+
+nlmsghdr *put_ndt_replace(char *buf, uint32_t seq, int ifindex, const NdtOpts &o)
+{
+	nlattr *nest;
+	nlmsghdr *nlh = put_root_replace(buf, seq, ifindex, "ndt", &nest);
+
+	put_opt(nlh, TCA_NDT_RATE, o.rate);
+	put_opt(nlh, TCA_NDT_LIMIT, o.limit);
+	put_opt(nlh, TCA_NDT_BURST, o.burst);
+	put_opt(nlh, TCA_NDT_DST_THRESH, o.dst_thresh);
+	put_opt(nlh, TCA_NDT_ALPHA, o.alpha);
+	put_opt(nlh, TCA_NDT_N_THROTTLE, o.n_throttle);
+	put_opt(nlh, TCA_NDT_MAXPAUSE, o.maxpause);
+	put_opt(nlh, TCA_NDT_REARM, o.rearm);
+	put_opt(nlh, TCA_NDT_ACTIVE, o.active);
+	put_opt(nlh, TCA_NDT_IDLE_GC, o.idle_gc);
+	put_opt(nlh, TCA_NDT_FLOWS, o.flows);
 	mnl_attr_nest_end(nlh, nest);
 	return nlh;
 }
@@ -309,8 +353,7 @@ static void parse_phantom_opts(const nlattr *nest, PhantomOpts &o)
 	const nlattr *tb[TCA_PHANTOM_MAX + 1];
 
 	parse_nested(nest, tb);
-	if (has(tb[TCA_PHANTOM_RATE], sizeof(uint64_t)))
-		o.rate = mnl_attr_get_u64(tb[TCA_PHANTOM_RATE]);
+	o.rate = get_u64(tb[TCA_PHANTOM_RATE]);
 	o.limit = get_u32(tb[TCA_PHANTOM_LIMIT]);
 	o.ecn_min = get_u32(tb[TCA_PHANTOM_ECN_MIN]);
 	o.ecn_max = get_u32(tb[TCA_PHANTOM_ECN_MAX]);
@@ -325,6 +368,34 @@ static void parse_phantom_opts(const nlattr *nest, PhantomOpts &o)
 	o.burst = get_u32(tb[TCA_PHANTOM_BURST]);
 	if (has(tb[TCA_PHANTOM_TRIM_VALID], 1))
 		o.trim_valid = mnl_attr_get_u8(tb[TCA_PHANTOM_TRIM_VALID]);
+}
+
+static void parse_ndt_opts(const nlattr *nest, NdtOpts &o)
+{
+	const nlattr *tb[TCA_NDT_MAX + 1];
+
+	parse_nested(nest, tb);
+	o.rate = get_u64(tb[TCA_NDT_RATE]);
+	o.limit = get_u32(tb[TCA_NDT_LIMIT]);
+	o.burst = get_u32(tb[TCA_NDT_BURST]);
+	o.dst_thresh = get_u64(tb[TCA_NDT_DST_THRESH]);
+	o.alpha = get_u32(tb[TCA_NDT_ALPHA]);
+	o.n_throttle = get_u32(tb[TCA_NDT_N_THROTTLE]);
+	o.maxpause = get_u64(tb[TCA_NDT_MAXPAUSE]);
+	o.rearm = get_u64(tb[TCA_NDT_REARM]);
+	o.active = get_u64(tb[TCA_NDT_ACTIVE]);
+	o.idle_gc = get_u64(tb[TCA_NDT_IDLE_GC]);
+	o.flows = get_u32(tb[TCA_NDT_FLOWS]);
+}
+
+// A qdisc's own counters (TCA_STATS_APP), if they are all there.
+template <class T> static void get_xstats(const nlattr *a, std::optional<T> &out)
+{
+	if (has(a, sizeof(T))) {
+		T x;
+		std::memcpy(&x, mnl_attr_get_payload(a), sizeof(x));
+		out = x;
+	}
 }
 
 static void parse_stats2(const nlattr *nest, QdiscInfo &q)
@@ -347,11 +418,10 @@ static void parse_stats2(const nlattr *nest, QdiscInfo &q)
 		q.requeues = s.requeues;
 		q.overlimits = s.overlimits;
 	}
-	if (q.kind == "phantom" && has(tb[TCA_STATS_APP], sizeof(tc_phantom_xstats))) {
-		tc_phantom_xstats x;
-		std::memcpy(&x, mnl_attr_get_payload(tb[TCA_STATS_APP]), sizeof(x));
-		q.xstats = x;
-	}
+	if (q.kind == "phantom")
+		get_xstats(tb[TCA_STATS_APP], q.xstats);
+	else if (q.kind == "ndt")
+		get_xstats(tb[TCA_STATS_APP], q.ndt_xstats);
 }
 
 std::optional<QdiscInfo> parse_qdisc_msg(const nlmsghdr *nlh)
@@ -372,6 +442,8 @@ std::optional<QdiscInfo> parse_qdisc_msg(const nlmsghdr *nlh)
 	q.kind = *kind;
 	if (q.kind == "phantom" && tb[TCA_OPTIONS])
 		parse_phantom_opts(tb[TCA_OPTIONS], q.opts);
+	else if (q.kind == "ndt" && tb[TCA_OPTIONS])
+		parse_ndt_opts(tb[TCA_OPTIONS], q.ndt);
 	if (tb[TCA_STATS2])
 		parse_stats2(tb[TCA_STATS2], q);
 	return q;

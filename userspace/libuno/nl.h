@@ -12,6 +12,7 @@
 
 #include <linux/netlink.h>
 
+#include "uapi/sch_ndt.h"
 #include "uapi/sch_phantom.h"
 #include "uapi/tcp_smartt.h"
 #include "uapi/tcp_swift.h"
@@ -59,7 +60,7 @@ struct NlAck {
 // An NLMSG_ERROR (ack or error) or an NLMSG_DONE carrying an error code.
 std::optional<NlAck> parse_ack(const nlmsghdr *nlh);
 
-// --- rtnetlink: the phantom qdisc ----------------------------------------
+// --- rtnetlink: the phantom and ndt qdiscs --------------------------------
 
 // TCA_PHANTOM_* options, in the units of the wire: sizes and thresholds in
 // bytes, pq_rate in ppm of rate.
@@ -81,12 +82,31 @@ struct PhantomOpts {
 	bool operator==(const PhantomOpts &) const = default;
 };
 
+// TCA_NDT_* options, in the units of the wire: sizes in bytes, times in
+// ns, alpha in ppm (TC_NDT_ONE is 1).
+struct NdtOpts {
+	std::optional<uint64_t> rate; // bytes/s
+	std::optional<uint32_t> limit;
+	std::optional<uint32_t> burst;
+	std::optional<uint64_t> dst_thresh;
+	std::optional<uint32_t> alpha;
+	std::optional<uint32_t> n_throttle;
+	std::optional<uint64_t> maxpause;
+	std::optional<uint64_t> rearm;
+	std::optional<uint64_t> active;
+	std::optional<uint64_t> idle_gc;
+	std::optional<uint32_t> flows;
+
+	bool operator==(const NdtOpts &) const = default;
+};
+
 struct QdiscInfo {
 	int ifindex = 0;
 	uint32_t handle = 0;
 	uint32_t parent = 0;
 	std::string kind;
-	PhantomOpts opts;
+	PhantomOpts opts; // kind "phantom"
+	NdtOpts ndt; // kind "ndt"
 	uint64_t bytes = 0;
 	uint64_t packets = 0;
 	uint32_t drops = 0;
@@ -94,12 +114,19 @@ struct QdiscInfo {
 	uint32_t requeues = 0;
 	uint32_t backlog = 0;
 	uint32_t qlen = 0;
-	std::optional<tc_phantom_xstats> xstats;
+	std::optional<tc_phantom_xstats> xstats; // phantom's
+	std::optional<tc_ndt_xstats> ndt_xstats;
 };
+
+// Whether `kind` is one of our qdiscs, phantom or ndt: those [[qdisc]]
+// puts at a root (and removes), and unoctl qdisc show lists.
+bool our_qdisc(std::string_view kind);
 
 nlmsghdr *put_qdisc_dump(char *buf, uint32_t seq);
 // Replace (or create) the root qdisc of `ifindex` with phantom `o`.
 nlmsghdr *put_phantom_replace(char *buf, uint32_t seq, int ifindex, const PhantomOpts &o);
+// ... with ndt `o`.
+nlmsghdr *put_ndt_replace(char *buf, uint32_t seq, int ifindex, const NdtOpts &o);
 nlmsghdr *put_root_qdisc_delete(char *buf, uint32_t seq, int ifindex);
 std::optional<QdiscInfo> parse_qdisc_msg(const nlmsghdr *nlh);
 // Every filter of `ifindex` under `parent` (a clsact's ingress or egress).

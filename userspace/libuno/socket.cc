@@ -207,6 +207,13 @@ void phantom_replace(int ifindex, const PhantomOpts &o)
 	sock.transact([&](char *b, uint32_t s) { return put_phantom_replace(b, s, ifindex, o); });
 }
 
+void ndt_replace(int ifindex, const NdtOpts &o)
+{
+	NlSocket sock(NETLINK_ROUTE);
+
+	sock.transact([&](char *b, uint32_t s) { return put_ndt_replace(b, s, ifindex, o); });
+}
+
 void root_qdisc_delete(int ifindex)
 {
 	NlSocket sock(NETLINK_ROUTE);

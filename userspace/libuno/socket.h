@@ -71,6 +71,7 @@ private:
 
 std::vector<QdiscInfo> qdisc_dump();
 void phantom_replace(int ifindex, const PhantomOpts &o);
+void ndt_replace(int ifindex, const NdtOpts &o);
 void root_qdisc_delete(int ifindex);
 // How many filters `ifindex` has under `parent`.
 size_t tc_filter_count(int ifindex, uint32_t parent);

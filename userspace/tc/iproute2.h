@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The part of iproute2 6.1's tc plugin interface that q_phantom.so uses.
+ * The part of iproute2 6.1's tc plugin interface that our plugins,
+ * q_phantom.so and q_ndt.so, use.
  *
  * tc loads q_<kind>.so with dlopen() from $TC_LIB_DIR or its LIBDIR
  * (/usr/lib/x86_64-linux-gnu/tc on Debian) and looks up the symbol
@@ -51,6 +52,7 @@ void invarg(const char *msg, const char *arg) __attribute__((noreturn));
 void duparg(const char *key, const char *arg) __attribute__((noreturn));
 bool matches(const char *prefix, const char *string);
 int get_u8(__u8 *val, const char *arg, int base);
+int get_u32(__u32 *val, const char *arg, int base);
 int get_rate64(__u64 *rate, const char *str);	/* bytes per second */
 int get_size(unsigned int *size, const char *str);	/* bytes */
 

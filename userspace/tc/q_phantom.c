@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iproute2.h"
 #include "phantom_units.h"
+#include "plugin.h"
 #include "uapi/sch_phantom.h"
 
 #define PHANTOM_MAXLEN	1024
@@ -62,15 +62,7 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	while (argc > 0) {
 		if (strcmp(*argv, "rate") == 0) {
 			NEXT_ARG();
-			if (have_rate)
-				duparg("rate", *argv);
-			have_rate = true;
-			if (strchr(*argv, '%')) {
-				if (get_percent_rate64(&rate, *argv, dev))
-					invarg("invalid rate", *argv);
-			} else if (get_rate64(&rate, *argv)) {
-				invarg("invalid rate", *argv);
-			}
+			plugin_get_rate(&rate, &have_rate, *argv, dev);
 		} else if (strcmp(*argv, "limit") == 0) {
 			NEXT_ARG();
 			get_bytes(&limit, &have_limit, "limit", *argv);
@@ -174,20 +166,6 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	return 0;
 }
 
-static const struct rtattr *attr_of(struct rtattr **tb, int type, size_t len)
-{
-	return tb[type] && RTA_PAYLOAD(tb[type]) >= len ? tb[type] : NULL;
-}
-
-static void print_bytes(struct rtattr **tb, int type, const char *key,
-			const char *fmt)
-{
-	const struct rtattr *a = attr_of(tb, type, sizeof(__u32));
-
-	if (a)
-		print_size(PRINT_ANY, key, fmt, rta_getattr_u32(a));
-}
-
 /* A fraction, printed in percent (JSON: a number, in percent too). */
 static void print_ppm(struct rtattr **tb, int type, const char *key,
 		      const char *fmt)
@@ -211,9 +189,7 @@ static int phantom_print_opt(struct qdisc_util *qu, FILE *f,
 		return 0;
 	parse_rtattr_nested(tb, TCA_PHANTOM_MAX, opt);
 
-	a = attr_of(tb, TCA_PHANTOM_RATE, sizeof(__u64));
-	if (a)
-		tc_print_rate(PRINT_ANY, "rate", "rate %s ", rta_getattr_u64(a));
+	print_rate_attr(tb, TCA_PHANTOM_RATE);
 	print_bytes(tb, TCA_PHANTOM_LIMIT, "limit", "limit %s ");
 	print_bytes(tb, TCA_PHANTOM_ECN_MIN, "ecn_min", "ecn-min %s ");
 	print_bytes(tb, TCA_PHANTOM_ECN_MAX, "ecn_max", "ecn-max %s ");
@@ -255,9 +231,8 @@ static int phantom_print_xstats(struct qdisc_util *qu, FILE *f,
 	(void)f;
 	if (!xstats)
 		return 0;
-	if (RTA_PAYLOAD(xstats) < sizeof(st))
+	if (get_xstats(&st, sizeof(st), xstats))
 		return -1;
-	memcpy(&st, RTA_DATA(xstats), sizeof(st));
 
 	print_lluint(PRINT_ANY, "ce_marks", "  ce-marks %llu", st.ce_marks);
 	print_lluint(PRINT_ANY, "phantom_marks", " phantom-marks %llu",

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // unoctl: show and set the run-time parameters of tcp_uno, tcp_smartt, tcp_swift and tcp_timely,
-// show phantom qdiscs, the entropy datapath and the TCP sockets that run
+// show phantom and ndt qdiscs, the entropy datapath and the TCP sockets that run
 // our CCs, and UnoRC's settings from the configuration file. iproute2's
 // conventions: OBJECT COMMAND [ARGS], -j for JSON, errors on stderr.
 #include <cerrno>
@@ -15,7 +15,6 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
-#include <linux/pkt_sched.h>
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <nlohmann/json.hpp>
@@ -25,7 +24,7 @@
 #include "config.h"
 #include "lb.h"
 #include "params.h"
-#include "phantom_units.h"
+#include "qdisc.h"
 #include "rc.h"
 #include "reflex_core.h"
 #include "reflex_datapath.h"
@@ -180,127 +179,6 @@ int cc_set(const std::string &cc, const std::vector<std::string> &args, bool for
 
 // --- qdisc -----------------------------------------------------------------
 
-std::string handle_str(uint32_t h)
-{
-	char s[32];
-	std::snprintf(s, sizeof(s), "%x:", h >> 16);
-	return s;
-}
-
-std::string ifname(int ifindex)
-{
-	char name[IF_NAMESIZE] = "";
-	if (!if_indextoname(ifindex, name))
-		return std::to_string(ifindex);
-	return name;
-}
-
-json phantom_json(const uno::QdiscInfo &q)
-{
-	const uno::PhantomOpts &o = q.opts;
-	json opts = json::object();
-	auto add = [&](const char *k, const auto &v) {
-		if (v)
-			opts[k] = *v;
-	};
-	add("rate", o.rate);
-	add("limit", o.limit);
-	add("burst", o.burst);
-	add("ecn_min", o.ecn_min);
-	add("ecn_max", o.ecn_max);
-	if (o.pq_rate)
-		opts["phantom_rate"] = phantom_rate_pct(*o.pq_rate); // percent, as tc -j
-	add("phantom_size", o.pq_size);
-	add("phantom_min", o.pq_min);
-	add("phantom_max", o.pq_max);
-	add("trim", o.trim);
-	add("trim_dscp", o.trim_dscp);
-	add("trim_limit", o.trim_limit);
-	if (o.trim_valid)
-		opts["trim_udp"] = *o.trim_valid ? "valid" : "stale";
-
-	json j = { { "kind", q.kind },
-		   { "handle", handle_str(q.handle) },
-		   { "dev", ifname(q.ifindex) },
-		   { "root", q.parent == TC_H_ROOT },
-		   { "options", opts },
-		   { "bytes", q.bytes },
-		   { "packets", q.packets },
-		   { "drops", q.drops },
-		   { "overlimits", q.overlimits },
-		   { "requeues", q.requeues },
-		   { "backlog", q.backlog },
-		   { "qlen", q.qlen } };
-	if (q.xstats) {
-		const auto &x = *q.xstats;
-		j["xstats"] = { { "ce_marks", x.ce_marks },
-				{ "phantom_marks", x.phantom_marks },
-				{ "trimmed", x.trimmed },
-				{ "trim_drops", x.trim_drops },
-				{ "tail_drops", x.tail_drops },
-				{ "stall_ns", x.stall_ns },
-				{ "idle_ns", x.idle_ns },
-				{ "empty_ns", x.empty_ns },
-				{ "max_backlog", x.max_backlog },
-				{ "phantom_backlog", x.phantom_backlog },
-				{ "phantom_max_backlog", x.phantom_max_backlog },
-				{ "trim_backlog", x.trim_backlog } };
-	}
-	return j;
-}
-
-void phantom_print(const uno::QdiscInfo &q)
-{
-	const uno::PhantomOpts &o = q.opts;
-	std::printf("qdisc phantom %s dev %s %s", handle_str(q.handle).c_str(),
-		    ifname(q.ifindex).c_str(), q.parent == TC_H_ROOT ? "root" : "parent");
-	if (o.rate)
-		std::printf(" rate %gMbit", *o.rate * 8 / 1e6);
-	if (o.limit)
-		std::printf(" limit %ub", *o.limit);
-	if (o.burst)
-		std::printf(" burst %ub", *o.burst);
-	if (o.ecn_min)
-		std::printf(" ecn-min %ub", *o.ecn_min);
-	if (o.ecn_max)
-		std::printf(" ecn-max %ub", *o.ecn_max);
-	if (o.pq_rate)
-		std::printf(" phantom-rate %g%%", phantom_rate_pct(*o.pq_rate));
-	if (o.pq_size)
-		std::printf(" phantom-size %ub", *o.pq_size);
-	if (o.pq_min)
-		std::printf(" phantom-min %ub", *o.pq_min);
-	if (o.pq_max)
-		std::printf(" phantom-max %ub", *o.pq_max);
-	if (o.trim) {
-		if (*o.trim)
-			std::printf(" trim %ub", *o.trim);
-		else
-			std::printf(" trim off");
-	}
-	if (o.trim_dscp)
-		std::printf(" trim-dscp %u", *o.trim_dscp);
-	if (o.trim_limit)
-		std::printf(" trim-limit %ub", *o.trim_limit);
-	if (o.trim_valid)
-		std::printf(" trim-udp %s", *o.trim_valid ? "valid" : "stale");
-	std::printf("\n Sent %llu bytes %llu pkt (dropped %u, overlimits %u requeues %u)\n",
-		    (unsigned long long)q.bytes, (unsigned long long)q.packets, q.drops,
-		    q.overlimits, q.requeues);
-	std::printf(" backlog %ub %up\n", q.backlog, q.qlen);
-	if (q.xstats) {
-		const auto &x = *q.xstats;
-		std::printf(" ce_marks %llu phantom_marks %llu trimmed %llu trim_drops %llu "
-			    "tail_drops %llu\n",
-			    (unsigned long long)x.ce_marks, (unsigned long long)x.phantom_marks,
-			    (unsigned long long)x.trimmed, (unsigned long long)x.trim_drops,
-			    (unsigned long long)x.tail_drops);
-		std::printf(" max_backlog %ub phantom_backlog %ub phantom_max_backlog %ub "
-			    "trim_backlog %ub\n",
-			    x.max_backlog, x.phantom_backlog, x.phantom_max_backlog, x.trim_backlog);
-	}
-}
-
 int qdisc_show(const std::vector<std::string> &args)
 {
 	int ifindex = 0;
@@ -317,12 +195,12 @@ int qdisc_show(const std::vector<std::string> &args)
 	}
 	json out = json::array();
 	for (const auto &q : uno::qdisc_dump()) {
-		if (q.kind != "phantom" || (ifindex && q.ifindex != ifindex))
+		if (!uno::our_qdisc(q.kind) || (ifindex && q.ifindex != ifindex))
 			continue;
 		if (g_opts.json)
-			out.push_back(phantom_json(q));
+			out.push_back(unoctl::qdisc_json(q));
 		else
-			phantom_print(q);
+			std::fputs(unoctl::qdisc_text(q).c_str(), stdout);
 	}
 	if (g_opts.json)
 		print_json(out);
@@ -579,11 +457,18 @@ int reflex_show()
 	json out = json::array();
 	for (const auto &s : uno::rfx_status())
 		out.push_back(reflex_json(s));
+	// NDT, the destination gateway's role, is a qdisc rather than a
+	// program: an element of its own, which the roles' readers skip.
+	const std::vector<uno::QdiscInfo> qdiscs = uno::qdisc_dump();
+	if (json ndt = unoctl::reflex_ndt_json(qdiscs); !ndt.is_null())
+		out.push_back(ndt);
 	if (g_opts.json) {
 		print_json(out);
 		return kExitOk;
 	}
 	for (const auto &r : out) {
+		if (r["role"] == "ndt")
+			continue; // below, as qdisc show prints them
 		std::cout << "reflex " << r["role"].get<std::string>() << " k " << r["k"] << " port "
 			  << r["port"] << "\n";
 		for (const auto &[name, v] : r["counters"].items())
@@ -592,6 +477,9 @@ int reflex_show()
 			for (const auto &f : r["flows"])
 				std::cout << "  flow " << f.dump() << "\n";
 	}
+	for (const auto &q : qdiscs)
+		if (q.kind == "ndt")
+			std::cout << unoctl::qdisc_text(q);
 	return kExitOk;
 }
 
@@ -767,12 +655,12 @@ Examples:
   unoctl cc set uno alpha 0.002       an alias: alpha_ppm 2000
   unoctl cc set smartt trtt_factor 2048 md_gamma 700
   unoctl cc bpf register swift base_delay_ns 200000   bpf_swift, for a kernel without modules
-  unoctl qdisc show dev eth0          phantom options and counters
+  unoctl qdisc show dev eth0          phantom and ndt options and counters
   unoctl -j lb show dev eth0          the entropy datapath's settings and counters
   unoctl lb detach dev eth0           take it off (unod does, when [[lb]] goes)
   unoctl reflex gateway lan down0 wan wan1 k 16   NSF on a DC's border router
   unoctl reflex host dev eth0 gateway 10.10.0.254 k 16   a sender takes its pseudo-ACKs
-  unoctl -j reflex show               Reflex's roles here, counters and flows
+  unoctl -j reflex show               Reflex's roles here, counters and flows, ndt qdiscs
   unoctl sock show                    TCP sockets running uno, smartt, swift or timely
   unoctl -j rc show                   UnoRC's defaults: [unorc] of /etc/uno/uno.toml
 
@@ -783,7 +671,7 @@ stderr), 2 a bad command line, parameter name or value. See unoctl(8).)";
 
 int main(int argc, char **argv)
 {
-	CLI::App app{ "unoctl: run-time control of tcp_uno, tcp_smartt, tcp_swift, tcp_timely and the phantom qdisc" };
+	CLI::App app{ "unoctl: run-time control of tcp_uno, tcp_smartt, tcp_swift, tcp_timely and the phantom and ndt qdiscs" };
 	app.footer(kFooter);
 	app.require_subcommand(1);
 	app.add_flag("-j,--json", g_opts.json, "JSON output");
@@ -821,7 +709,7 @@ int main(int argc, char **argv)
 	auto *cc_bpf_unregister_cmd = cc_bpf->add_subcommand("unregister", "unregister: CC");
 	cc_bpf_unregister_cmd->add_option("cc", bpf_cc, "swift or timely")->required();
 
-	auto *qdisc = app.add_subcommand("qdisc", "phantom qdiscs");
+	auto *qdisc = app.add_subcommand("qdisc", "phantom and ndt qdiscs");
 	qdisc->require_subcommand(1);
 	std::vector<std::string> qdisc_args;
 	auto *qdisc_show_cmd = qdisc->add_subcommand("show", "options and counters: [dev DEV]");
@@ -851,7 +739,7 @@ int main(int argc, char **argv)
 		"host", "a sender's acceptance: dev DEV gateway A [gateway A ...] [k K] [port P]");
 	for (auto *c : { rfx_stamp_cmd, rfx_gateway_cmd, rfx_host_cmd })
 		c->add_option("args", rfx_args, "KEY VALUE pairs")->required();
-	auto *rfx_show_cmd = reflex->add_subcommand("show", "the roles here, counters and flows");
+	auto *rfx_show_cmd = reflex->add_subcommand("show", "the roles here, counters and flows, and the ndt qdiscs");
 	auto *rfx_detach_cmd = reflex->add_subcommand("detach", "take a role off: stamp|gateway|host");
 	rfx_detach_cmd->add_option("role", rfx_role, "stamp, gateway or host")->required();
 

@@ -3,7 +3,8 @@
 // unoctl rc show, without a kernel: the settings in effect from [unorc]
 // of a configuration file, as JSON and as a table, from the functions
 // and from the command itself. unoctl lb show's output, from a datapath's
-// state as its maps would hold it.
+// state as its maps would hold it; qdisc show's, and reflex show's ndt,
+// from rtnetlink messages as a dump would give them.
 #include <netinet/in.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,8 +14,13 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
+#include <libmnl/libmnl.h>
+#include <linux/gen_stats.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
 
 #include "lb.h"
+#include "qdisc.h"
 #include "rc.h"
 
 using nlohmann::json;
@@ -357,3 +363,171 @@ TEST_F(Reflex, BadSettingsAreRefused)
 		EXPECT_EQ(r.err, c.err) << c.args;
 	}
 }
+
+// --- qdisc ------------------------------------------------------------------
+
+namespace {
+
+// An RTM_NEWQDISC of a dump: the root qdisc of lo (ifindex 1 in every
+// namespace), of `kind`, with the options `put` adds and the counters
+// of TCA_STATS2, the qdisc's own (TCA_STATS_APP) xstats of `len` bytes.
+std::optional<uno::QdiscInfo> dumped(const char *kind, void (*put)(nlmsghdr *),
+				     const void *xstats, size_t len)
+{
+	alignas(nlmsghdr) static char buf[uno::kNlBufSize];
+	nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_NEWQDISC;
+	auto *t = static_cast<tcmsg *>(mnl_nlmsg_put_extra_header(nlh, sizeof(tcmsg)));
+	t->tcm_ifindex = 1;
+	t->tcm_handle = 0x80010000;
+	t->tcm_parent = TC_H_ROOT;
+	mnl_attr_put_strz(nlh, TCA_KIND, kind);
+	nlattr *opts = mnl_attr_nest_start(nlh, TCA_OPTIONS);
+	put(nlh);
+	mnl_attr_nest_end(nlh, opts);
+	nlattr *st = mnl_attr_nest_start(nlh, TCA_STATS2);
+	const gnet_stats_basic b = { 123456, 789 };
+	mnl_attr_put(nlh, TCA_STATS_BASIC, sizeof(b), &b);
+	const gnet_stats_queue q = { 5, 7000, 2, 1, 3 };
+	mnl_attr_put(nlh, TCA_STATS_QUEUE, sizeof(q), &q);
+	mnl_attr_put(nlh, TCA_STATS_APP, len, xstats);
+	mnl_attr_nest_end(nlh, st);
+	return uno::parse_qdisc_msg(nlh);
+}
+
+// Every option of ndt and every counter of its own.
+std::optional<uno::QdiscInfo> ndt_dumped()
+{
+	tc_ndt_xstats x{};
+	x.flows = 3;
+	x.active = 2;
+	x.congested = 1;
+	x.paused = 1;
+	x.normal_qlen = 4;
+	x.ctl_qlen = 5;
+	x.max_backlog = 60000;
+	x.rtt_dst_last_ns = 12000;
+	x.ctl_enqueued = 9;
+	x.pauses = 10;
+	x.pause_timeouts = 11;
+	x.samples = 12;
+	x.flows_full = 13;
+	x.tail_drops = 14;
+	x.paused_ns = 1500000;
+	return dumped(
+		"ndt",
+		[](nlmsghdr *nlh) {
+			mnl_attr_put_u64(nlh, TCA_NDT_RATE, 12500000);
+			mnl_attr_put_u32(nlh, TCA_NDT_LIMIT, 64 << 20);
+			mnl_attr_put_u32(nlh, TCA_NDT_BURST, 3000);
+			mnl_attr_put_u64(nlh, TCA_NDT_DST_THRESH, 10000);
+			mnl_attr_put_u32(nlh, TCA_NDT_ALPHA, 700000);
+			mnl_attr_put_u32(nlh, TCA_NDT_N_THROTTLE, 8);
+			mnl_attr_put_u64(nlh, TCA_NDT_MAXPAUSE, 500000);
+			mnl_attr_put_u64(nlh, TCA_NDT_REARM, 1500000);
+			mnl_attr_put_u64(nlh, TCA_NDT_ACTIVE, 100000);
+			mnl_attr_put_u64(nlh, TCA_NDT_IDLE_GC, 10000000);
+			mnl_attr_put_u32(nlh, TCA_NDT_FLOWS, 65536);
+		},
+		&x, sizeof(x));
+}
+
+} // namespace
+
+TEST(QdiscJson, Ndt)
+{
+	auto q = ndt_dumped();
+	ASSERT_TRUE(q);
+	EXPECT_TRUE(uno::our_qdisc(q->kind));
+	EXPECT_EQ(unoctl::qdisc_json(*q).dump(),
+		  R"({"backlog":7000,"bytes":123456,"dev":"lo","drops":2,"handle":"8001:",)"
+		  R"("kind":"ndt","options":{"active":100000,"alpha":0.7,"burst":3000,)"
+		  R"("dst_thresh":10000,"flows":65536,"idle_gc":10000000,"limit":67108864,)"
+		  R"("maxpause":500000,"n_throttle":8,"rate":12500000,"rearm":1500000},)"
+		  R"("overlimits":3,"packets":789,"qlen":5,"requeues":1,"root":true,)"
+		  R"("xstats":{"active":2,"congested":1,"ctl_enqueued":9,"ctl_qlen":5,)"
+		  R"("flows":3,"flows_full":13,"max_backlog":60000,"normal_qlen":4,)"
+		  R"("pause_timeouts":11,"paused":1,"paused_ns":1500000,"pauses":10,)"
+		  R"("rtt_dst_last_ns":12000,"samples":12,"tail_drops":14}})");
+}
+
+TEST(QdiscText, Ndt)
+{
+	EXPECT_EQ(unoctl::qdisc_text(*ndt_dumped()),
+		  "qdisc ndt 8001: dev lo root rate 100Mbit limit 67108864b burst 3000b "
+		  "dst-thresh 10us alpha 0.7 n-throttle 8 maxpause 500us rearm 1500us "
+		  "active 100us idle-gc 10ms flows 65536\n"
+		  " Sent 123456 bytes 789 pkt (dropped 2, overlimits 3 requeues 1)\n"
+		  " backlog 7000b 5p\n"
+		  " flows 3 active 2 congested 1 paused 1 normal_qlen 4 ctl_qlen 5 "
+		  "max_backlog 60000b rtt_dst_last_ns 12000\n"
+		  " ctl_enqueued 9 pauses 10 pause_timeouts 11 samples 12 flows_full 13 "
+		  "tail_drops 14 paused_ns 1500000\n");
+}
+
+// What the kernel did not send is not shown; xstats too short are none.
+TEST(QdiscJson, NdtWithLess)
+{
+	const uint32_t x = 0;
+	auto q = dumped(
+		"ndt", [](nlmsghdr *nlh) { mnl_attr_put_u64(nlh, TCA_NDT_RATE, 1000); }, &x,
+		sizeof(x));
+	ASSERT_TRUE(q);
+	const nlohmann::json j = unoctl::qdisc_json(*q);
+	EXPECT_EQ(j["options"].dump(), R"({"rate":1000})");
+	EXPECT_FALSE(j.contains("xstats"));
+	EXPECT_EQ(unoctl::qdisc_text(*q).substr(0, 38), "qdisc ndt 8001: dev lo root rate 0.008");
+}
+
+TEST(QdiscJson, Phantom)
+{
+	tc_phantom_xstats x{};
+	x.ce_marks = 42;
+	x.phantom_marks = 7;
+	x.trim_backlog = 100;
+	auto q = dumped(
+		"phantom",
+		[](nlmsghdr *nlh) {
+			mnl_attr_put_u64(nlh, TCA_PHANTOM_RATE, 125000000);
+			mnl_attr_put_u32(nlh, TCA_PHANTOM_PQ_RATE, 900000);
+			mnl_attr_put_u32(nlh, TCA_PHANTOM_TRIM, 0);
+			mnl_attr_put_u8(nlh, TCA_PHANTOM_TRIM_VALID, 1);
+		},
+		&x, sizeof(x));
+	ASSERT_TRUE(q);
+	EXPECT_EQ(unoctl::qdisc_json(*q).dump(),
+		  R"({"backlog":7000,"bytes":123456,"dev":"lo","drops":2,"handle":"8001:",)"
+		  R"("kind":"phantom","options":{"phantom_rate":90.0,"rate":125000000,"trim":0,)"
+		  R"("trim_udp":"valid"},"overlimits":3,"packets":789,"qlen":5,"requeues":1,)"
+		  R"("root":true,"xstats":{"ce_marks":42,"empty_ns":0,"idle_ns":0,)"
+		  R"("max_backlog":0,"phantom_backlog":0,"phantom_marks":7,)"
+		  R"("phantom_max_backlog":0,"stall_ns":0,"tail_drops":0,"trim_backlog":100,)"
+		  R"("trim_drops":0,"trimmed":0}})");
+	EXPECT_EQ(unoctl::qdisc_text(*q),
+		  "qdisc phantom 8001: dev lo root rate 1000Mbit phantom-rate 90% trim off "
+		  "trim-udp valid\n"
+		  " Sent 123456 bytes 789 pkt (dropped 2, overlimits 3 requeues 1)\n"
+		  " backlog 7000b 5p\n"
+		  " ce_marks 42 phantom_marks 7 trimmed 0 trim_drops 0 tail_drops 0\n"
+		  " max_backlog 0b phantom_backlog 0b phantom_max_backlog 0b trim_backlog 100b\n");
+}
+
+// reflex show's element for NDT: the ndt qdiscs only, none without one.
+TEST(ReflexNdt, TheNdtQdiscs)
+{
+	uno::QdiscInfo fq;
+	fq.kind = "fq_codel";
+	uno::QdiscInfo phantom;
+	phantom.kind = "phantom";
+	EXPECT_FALSE(uno::our_qdisc(fq.kind));
+	EXPECT_TRUE(unoctl::reflex_ndt_json({}).is_null());
+	EXPECT_TRUE(unoctl::reflex_ndt_json({ fq, phantom }).is_null());
+
+	const uno::QdiscInfo ndt = *ndt_dumped();
+	const nlohmann::json j = unoctl::reflex_ndt_json({ fq, ndt, phantom, ndt });
+	EXPECT_EQ(j["role"], "ndt");
+	ASSERT_EQ(j["ndt"].size(), 2u);
+	EXPECT_EQ(j["ndt"][0], unoctl::qdisc_json(ndt));
+	EXPECT_EQ(j["ndt"][1], unoctl::qdisc_json(ndt));
+}
+

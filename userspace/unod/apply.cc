@@ -105,16 +105,19 @@ bool replace_qdisc(const uno::QdiscConf &q)
 		return false;
 	}
 	try {
-		uno::phantom_replace(ifindex, q.opts);
+		if (q.kind == "ndt")
+			uno::ndt_replace(ifindex, q.ndt);
+		else
+			uno::phantom_replace(ifindex, q.opts);
 	} catch (const uno::NlError &e) {
-		log(Prio::Err, "qdisc dev " + q.dev + ": phantom refused: " + nl_reason(e));
+		log(Prio::Err, "qdisc dev " + q.dev + ": " + q.kind + " refused: " + nl_reason(e));
 		return false;
 	}
-	log(Prio::Info, "qdisc dev " + q.dev + " root phantom");
+	log(Prio::Info, "qdisc dev " + q.dev + " root " + q.kind);
 	return true;
 }
 
-// Only a phantom root qdisc that we would have put there is removed.
+// Only a root qdisc of a kind that we would have put there is removed.
 bool delete_qdisc(const std::string &dev)
 {
 	int ifindex = static_cast<int>(if_nametoindex(dev.c_str()));
@@ -122,9 +125,9 @@ bool delete_qdisc(const std::string &dev)
 		return true; // gone with its device
 	try {
 		for (const auto &q : uno::qdisc_dump())
-			if (q.ifindex == ifindex && q.parent == 0xffffffffU && q.kind == "phantom") {
+			if (q.ifindex == ifindex && q.parent == 0xffffffffU && uno::our_qdisc(q.kind)) {
 				uno::root_qdisc_delete(ifindex);
-				log(Prio::Info, "qdisc dev " + dev + ": phantom removed");
+				log(Prio::Info, "qdisc dev " + dev + ": " + q.kind + " removed");
 			}
 	} catch (const uno::NlError &e) {
 		log(Prio::Err, "qdisc dev " + dev + ": cannot remove: " + nl_reason(e));
