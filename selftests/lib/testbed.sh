@@ -106,6 +106,21 @@ tb_add_ns() {
 		net.ipv4.tcp_orphan_retries=1
 }
 
+# tb_rx_by_flow: every namespace's devices take each flow's packets on
+# one CPU, chosen by its hash (RPS over all CPUs), so that the testbed
+# keeps each flow in order, for a test that asserts order. Without it a
+# veth hands a packet to the backlog of the CPU that sends it, and a
+# shaped qdisc sends from whichever CPU its timer or an enqueue ran on:
+# the two vCPUs' backlogs then deliver a flow out of order (TCP counted
+# it behind a FIFO port, test_ndt).
+tb_rx_by_flow() {
+	_cpus=$(printf '%x' $(((1 << $(grep -c '^cpu[0-9]' /proc/stat)) - 1)))
+	while read -r _ns; do
+		tb_exec "$_ns" sh -c 'for f in /sys/class/net/*/queues/rx-*/rps_cpus; do
+			echo "$1" > "$f" || exit 1; done' sh "$_cpus" || tb_die "RPS in $_ns"
+	done < "$TB_RUN/namespaces"
+}
+
 # Per-packet ECN and ACK accounting: no segmentation or receive offloads,
 # and no GSO in software either: TCP builds GSO packets of up to 1 ms at
 # its pacing rate whatever the device offers (sk_setup_caps() adds
