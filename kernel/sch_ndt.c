@@ -135,6 +135,7 @@ struct ndt_sched_data {
 	u64 flows_full;
 	u64 tail_drops;
 	u64 paused_ns;
+	u64 sent_bytes[2];	/* from N, from C */
 	u32 max_backlog;
 	u32 rtt_dst_last_ns;
 };
@@ -466,6 +467,7 @@ static struct sk_buff *ndt_dequeue(struct Qdisc *sch)
 	__qdisc_dequeue_head(qh);
 	q->pick = NDT_PICK_NONE;
 	q->backlog -= qdisc_pkt_len(skb);
+	q->sent_bytes[pick == NDT_PICK_CTL] += qdisc_pkt_len(skb);
 	ndt_depart(q, skb, now);
 	qdisc_qstats_backlog_dec(sch, skb);
 	sch->q.qlen--;
@@ -836,6 +838,8 @@ static int ndt_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		.flows_full = q->flows_full,
 		.tail_drops = q->tail_drops,
 		.paused_ns = q->paused_ns,
+		.normal_bytes = q->sent_bytes[0],
+		.ctl_bytes = q->sent_bytes[1],
 	};
 	if (q->port.paused)
 		st.paused_ns += reflex_elapsed(now, q->port.pause_start_ns);

@@ -61,6 +61,8 @@ enum {
  *	through the Normal queue, untracked)
  * @tail_drops: packets dropped at the limit
  * @paused_ns: time the Controlled queue spent paused
+ * @normal_bytes: bytes sent from the Normal queue
+ * @ctl_bytes: bytes sent from the Controlled queue
  */
 struct tc_ndt_xstats {
 	__u32	flows;
@@ -78,6 +80,8 @@ struct tc_ndt_xstats {
 	__u64	flows_full;
 	__u64	tail_drops;
 	__u64	paused_ns;
+	__u64	normal_bytes;
+	__u64	ctl_bytes;
 };
 
 #endif /* _UAPI_LINUX_SCH_NDT_H */

@@ -254,6 +254,10 @@ static int ndt_print_xstats(struct qdisc_util *qu, FILE *f,
 	print_lluint(PRINT_ANY, "tail_drops", " tail-drops %llu",
 		     st.tail_drops);
 	print_lluint(PRINT_ANY, "paused_ns", " paused-ns %llu", st.paused_ns);
+	print_nl();
+	print_lluint(PRINT_ANY, "normal_bytes", "  normal-bytes %llu",
+		     st.normal_bytes);
+	print_lluint(PRINT_ANY, "ctl_bytes", " ctl-bytes %llu", st.ctl_bytes);
 	return 0;
 }
 

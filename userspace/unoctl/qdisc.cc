@@ -143,7 +143,9 @@ json ndt_xstats_json(const tc_ndt_xstats &x)
 		 { "samples", x.samples },
 		 { "flows_full", x.flows_full },
 		 { "tail_drops", x.tail_drops },
-		 { "paused_ns", x.paused_ns } };
+		 { "paused_ns", x.paused_ns },
+		 { "normal_bytes", x.normal_bytes },
+		 { "ctl_bytes", x.ctl_bytes } };
 }
 
 std::string phantom_opts_text(const uno::PhantomOpts &o)
@@ -218,7 +220,9 @@ std::string ndt_xstats_text(const tc_ndt_xstats &x)
 		    (unsigned long long)x.ctl_enqueued, (unsigned long long)x.pauses,
 		    (unsigned long long)x.pause_timeouts, (unsigned long long)x.samples,
 		    (unsigned long long)x.flows_full, (unsigned long long)x.tail_drops,
-		    (unsigned long long)x.paused_ns);
+		    (unsigned long long)x.paused_ns) +
+	       strf(" normal_bytes %llu ctl_bytes %llu\n",
+		    (unsigned long long)x.normal_bytes, (unsigned long long)x.ctl_bytes);
 }
 
 } // namespace

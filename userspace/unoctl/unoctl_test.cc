@@ -414,6 +414,8 @@ std::optional<uno::QdiscInfo> ndt_dumped()
 	x.flows_full = 13;
 	x.tail_drops = 14;
 	x.paused_ns = 1500000;
+	x.normal_bytes = 800000;
+	x.ctl_bytes = 100000;
 	return dumped(
 		"ndt",
 		[](nlmsghdr *nlh) {
@@ -445,8 +447,9 @@ TEST(QdiscJson, Ndt)
 		  R"("dst_thresh":10000,"flows":65536,"idle_gc":10000000,"limit":67108864,)"
 		  R"("maxpause":500000,"n_throttle":8,"rate":12500000,"rearm":1500000},)"
 		  R"("overlimits":3,"packets":789,"qlen":5,"requeues":1,"root":true,)"
-		  R"("xstats":{"active":2,"congested":1,"ctl_enqueued":9,"ctl_qlen":5,)"
-		  R"("flows":3,"flows_full":13,"max_backlog":60000,"normal_qlen":4,)"
+		  R"("xstats":{"active":2,"congested":1,"ctl_bytes":100000,"ctl_enqueued":9,)"
+		  R"("ctl_qlen":5,"flows":3,"flows_full":13,"max_backlog":60000,)"
+		  R"("normal_bytes":800000,"normal_qlen":4,)"
 		  R"("pause_timeouts":11,"paused":1,"paused_ns":1500000,"pauses":10,)"
 		  R"("rtt_dst_last_ns":12000,"samples":12,"tail_drops":14}})");
 }
@@ -462,7 +465,8 @@ TEST(QdiscText, Ndt)
 		  " flows 3 active 2 congested 1 paused 1 normal_qlen 4 ctl_qlen 5 "
 		  "max_backlog 60000b rtt_dst_last_ns 12000\n"
 		  " ctl_enqueued 9 pauses 10 pause_timeouts 11 samples 12 flows_full 13 "
-		  "tail_drops 14 paused_ns 1500000\n");
+		  "tail_drops 14 paused_ns 1500000\n"
+		  " normal_bytes 800000 ctl_bytes 100000\n");
 }
 
 // What the kernel did not send is not shown; xstats too short are none.
