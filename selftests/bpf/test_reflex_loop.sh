@@ -31,9 +31,13 @@
 #   reflex  bora answers; a1's flow takes near-source samples only, its
 #           base the a1-bora RTT. Its loop: the pseudo-ACK's way back
 #           through the ToR and the next transmit.
+#   timely  the same with bpf_timely: min_rtt the a1-bora RTT, t_low
+#           twice that, t_high 1 ms below the threshold as Swift's
+#           target; a sample above t_high cuts at once (its end-to-end
+#           loop is a WAN RTT as Swift's).
 #
-# Checked: each variant's loop against the WAN RTT, the reflex loop under
-# a quarter of the e2e one, and that each flow took samples from its own
+# Checked: each variant's loop against the WAN RTT, the reflex and timely
+# loops under a quarter of the e2e one, and that each flow took samples from its own
 # loop only, with no pseudo-ACK implausible. Some may be stale: the
 # gateway's clones are built on the CPU that forwarded their packet, and
 # two CPUs can send two pseudo-ACKs in the other order. The stamp's k = 13
@@ -98,13 +102,14 @@ tb_check unoctl_refused "$(grep -c 't_idle_gc_ns must be above' "$TB_RUN/refused
 gw_settings > "$TB_RUN/gw-after"
 tb_check bad_settings_changed_nothing "$(cmp -s "$TB_RUN/gw-before" "$TB_RUN/gw-after"; echo $?)" == 0
 
-# run VARIANT BASE_US DELAY_NS INTER_THRESH_US PORT: the flows, then each
-# side's record into $OUT_DIR/VARIANT-{gw,host}.json.
+# run VARIANT CC PORT PARAM...: bpf_CC (swift or timely) registered with
+# PARAM..., the flows, then each side's record into
+# $OUT_DIR/VARIANT-{gw,host}.json.
 run() {
-	_v=$1 _port=$5
-	$UNOCTL cc bpf register swift link_rate_mbps $RATE base_rtt_ns $(($2 * 1000)) \
-		base_delay_ns "$3" hop_delay_ns 1000 reflex_inter_rtt_us "$4" ||
-		tb_die "$_v: cc bpf register swift"
+	_v=$1 _cc=$2 _port=$3
+	shift 3
+	$UNOCTL cc bpf register "$_cc" link_rate_mbps $RATE "$@" ||
+		tb_die "$_v: cc bpf register $_cc"
 	echo "$_port" > "$OUT_DIR/$_v.port"
 	tb_exec b1 iperf3 -s -1 -p "$_port" > /dev/null 2>&1 &
 	echo $! >> "$TB_RUN/pids"
@@ -112,7 +117,7 @@ run() {
 	echo $! >> "$TB_RUN/pids"
 	tb_wait_listen b1 "$_port"
 	tb_wait_listen b2 $((_port + 1))
-	tb_exec a1 iperf3 -c "$TB_RCV_ADDR" -p "$_port" -C bpf_swift -b ${A1_MBIT}M -t 30 \
+	tb_exec a1 iperf3 -c "$TB_RCV_ADDR" -p "$_port" -C "bpf_$_cc" -b ${A1_MBIT}M -t 30 \
 		> "$OUT_DIR/$_v-a1.log" 2>&1 &
 	_a1=$!
 	echo $_a1 >> "$TB_RUN/pids"
@@ -128,7 +133,7 @@ run() {
 	kill $_a1
 	wait $_a1 2>/dev/null
 	ss -N "$(tb_ns a1)" -K -t dport = ":$_port" > /dev/null 2>&1
-	$UNOCTL cc bpf unregister swift
+	$UNOCTL cc bpf unregister "$_cc"
 }
 
 # flows VARIANT SIDE: the records of that side's role, as a JSON array.
@@ -154,10 +159,14 @@ loop() {
 	tb_calc "($(field "$1" host first_cut_ns) - $(field "$1" gw first_pack_ns)) / 1e6"
 }
 
-run e2e "$inter_us" 20000000 4000000 5401
-run reflex "$intra_us" $((THRESH_NS - 1000000)) $((inter_us / 2)) 5403
+run e2e swift 5401 base_rtt_ns $((inter_us * 1000)) base_delay_ns 20000000 \
+	hop_delay_ns 1000 reflex_inter_rtt_us 4000000
+run reflex swift 5403 base_rtt_ns $((intra_us * 1000)) base_delay_ns $((THRESH_NS - 1000000)) \
+	hop_delay_ns 1000 reflex_inter_rtt_us $((inter_us / 2))
+run timely timely 5405 min_rtt_us "$intra_us" t_low_us $((intra_us * 2)) \
+	t_high_us $(((THRESH_NS - 1000000) / 1000)) reflex_inter_rtt_us $((inter_us / 2))
 
-for v in e2e reflex; do
+for v in e2e reflex timely; do
 	tb_check "${v}_congestion_seen" "$(field $v gw first_pack_ns)" ">" 0
 	tb_check "${v}_cut" "$(field $v host first_cut_ns)" ">" 0
 	tb_log "$v: loop $(loop $v) ms, $(field $v host cuts) cuts," \
@@ -167,11 +176,13 @@ done
 tb_check e2e_loop_ms "$(loop e2e)" ">=" "$(tb_calc "$inter_us / 1000 * 0.8")"
 tb_check e2e_no_src_samples "$(field e2e host samples_src)" == 0
 tb_check e2e_fb_no_flow "$(counter e2e fb_no_flow)" ">" 0
-tb_check reflex_loop_ms "$(loop reflex)" ">" 0
-tb_check reflex_loop_below_wan_rtt_4 "$(loop reflex)" "<" "$(tb_calc "$TB_WAN_RTT / 4")"
-tb_check reflex_loop_quarter_of_e2e "$(loop reflex)" "<" "$(tb_calc "$(loop e2e) / 4")"
-tb_check reflex_src_samples "$(field reflex host samples_src)" ">" 0
-tb_check reflex_no_e2e_samples "$(field reflex host samples_e2e)" == 0
-tb_check reflex_fb_accepted "$(counter reflex fb_accepted)" ">" 0
-tb_check reflex_fb_bad_rtt "$(counter reflex fb_bad_rtt)" == 0
+for v in reflex timely; do
+	tb_check ${v}_loop_ms "$(loop $v)" ">" 0
+	tb_check ${v}_loop_below_wan_rtt_4 "$(loop $v)" "<" "$(tb_calc "$TB_WAN_RTT / 4")"
+	tb_check ${v}_loop_quarter_of_e2e "$(loop $v)" "<" "$(tb_calc "$(loop e2e) / 4")"
+	tb_check ${v}_src_samples "$(field $v host samples_src)" ">" 0
+	tb_check ${v}_no_e2e_samples "$(field $v host samples_e2e)" == 0
+	tb_check ${v}_fb_accepted "$(counter $v fb_accepted)" ">" 0
+	tb_check ${v}_fb_bad_rtt "$(counter $v fb_bad_rtt)" == 0
+done
 tb_exit
