@@ -42,6 +42,7 @@
 #include <linux/netfilter.h>
 #include <linux/hash.h>
 #include <linux/jhash.h>
+#include <linux/log2.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/ip.h>
@@ -58,7 +59,8 @@
 
 #define NDT_DEF_LIMIT		(64U << 20)	/* bytes, reflex.md 5.3 */
 #define NDT_DEF_FLOWS		65536		/* as NSF's table, 4.4 */
-#define NDT_HASH_BITS		12
+#define NDT_HASH_BITS_MIN	6
+#define NDT_HASH_BITS_MAX	16		/* 4 flows a bucket at 2^18 */
 #define NDT_SAMPLES		4		/* in flight per flow, 4.5 */
 #define NDT_AGE_BUDGET		16		/* flows aged per packet */
 
@@ -118,6 +120,7 @@ struct ndt_sched_data {
 	spinlock_t lock;
 	struct ndt_port port;
 	struct hlist_head *table;
+	u32 hash_bits;
 	struct list_head active;	/* active flows, oldest first */
 	struct list_head idle;		/* the others, oldest first */
 	u32 hash_seed;
@@ -199,7 +202,7 @@ static struct hlist_head *ndt_bucket(struct ndt_sched_data *q,
 			     (__force u32)key->sport << 16 |
 			     (__force u32)key->dport, q->hash_seed);
 
-	return &q->table[hash_32(h, NDT_HASH_BITS)];
+	return &q->table[hash_32(h, q->hash_bits)];
 }
 
 static struct ndt_entry *ndt_lookup(struct ndt_sched_data *q,
@@ -508,7 +511,7 @@ static unsigned int ndt_ack_hook(void *priv, struct sk_buff *skb,
 	struct ndt_seg seg;
 	struct ndt_key key;
 	bool resumed = false;
-	u64 now, rtt;
+	u64 now = 0, rtt;
 	u32 ev;
 
 	if (!ndt_parse(skb, &seg) || !(seg.flags & TCPHDR_ACK))
@@ -520,9 +523,17 @@ static unsigned int ndt_ack_hook(void *priv, struct sk_buff *skb,
 
 	spin_lock_bh(&q->lock);
 	e = ndt_lookup(q, &key);
-	/* The clock only for an ACK of ours: a read costs under qemu TCG. */
-	now = e && e->n_samples ? ktime_get_ns() : 0;
-	rtt = now ? ndt_sample_end(e, seg.ack_seq, now) : 0;
+	/*
+	 * Only an ACK that may end a sample reads the clock, and ages the
+	 * flows first: the pause it may decide needs fresh counts. Ageing
+	 * may free the flow itself, so look again.
+	 */
+	if (e && e->n_samples) {
+		now = ktime_get_ns();
+		ndt_age(q, now);
+		e = ndt_lookup(q, &key);
+	}
+	rtt = e && now ? ndt_sample_end(e, seg.ack_seq, now) : 0;
 	if (rtt) {
 		q->samples++;
 		q->rtt_dst_last_ns = min_t(u64, rtt, U32_MAX);
@@ -553,6 +564,8 @@ static void ndt_reset(struct Qdisc *sch)
 	sch->q.qlen = 0;
 	sch->qstats.backlog = 0;
 	spin_lock_bh(&q->lock);
+	if (q->port.paused)
+		ndt_pause_end(q, ktime_get_ns(), false);
 	if (q->table)
 		ndt_free_all(q);
 	ndt_port_init(&q->port, &q->cfg.core);
@@ -567,8 +580,17 @@ static struct netlink_range_validation ndt_rate_range = {
 };
 
 static struct netlink_range_validation ndt_time_range = {
+	.max = TC_NDT_TIME_MAX,
+};
+
+static struct netlink_range_validation ndt_period_range = {
 	.min = 1,
-	.max = U64_MAX,
+	.max = TC_NDT_TIME_MAX,
+};
+
+static struct netlink_range_validation ndt_limit_range = {
+	.min = TC_NDT_LIMIT_MIN,
+	.max = U32_MAX,
 };
 
 static struct netlink_range_validation ndt_alpha_range = {
@@ -587,15 +609,15 @@ static struct netlink_range_validation ndt_flows_range = {
 static const struct nla_policy ndt_policy[TCA_NDT_MAX + 1] = {
 	[TCA_NDT_PAD]		= { .type = NLA_REJECT },
 	[TCA_NDT_RATE]		= NLA_POLICY_FULL_RANGE(NLA_U64, &ndt_rate_range),
-	[TCA_NDT_LIMIT]		= { .type = NLA_U32 },
+	[TCA_NDT_LIMIT]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ndt_limit_range),
 	[TCA_NDT_BURST]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ndt_burst_range),
-	[TCA_NDT_DST_THRESH]	= { .type = NLA_U64 },
+	[TCA_NDT_DST_THRESH]	= NLA_POLICY_FULL_RANGE(NLA_U64, &ndt_time_range),
 	[TCA_NDT_ALPHA]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ndt_alpha_range),
 	[TCA_NDT_N_THROTTLE]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[TCA_NDT_MAXPAUSE]	= NLA_POLICY_FULL_RANGE(NLA_U64, &ndt_time_range),
-	[TCA_NDT_REARM]		= { .type = NLA_U64 },
-	[TCA_NDT_ACTIVE]	= NLA_POLICY_FULL_RANGE(NLA_U64, &ndt_time_range),
-	[TCA_NDT_IDLE_GC]	= { .type = NLA_U64 },
+	[TCA_NDT_MAXPAUSE]	= NLA_POLICY_FULL_RANGE(NLA_U64, &ndt_period_range),
+	[TCA_NDT_REARM]		= NLA_POLICY_FULL_RANGE(NLA_U64, &ndt_time_range),
+	[TCA_NDT_ACTIVE]	= NLA_POLICY_FULL_RANGE(NLA_U64, &ndt_period_range),
+	[TCA_NDT_IDLE_GC]	= NLA_POLICY_FULL_RANGE(NLA_U64, &ndt_time_range),
 	[TCA_NDT_FLOWS]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ndt_flows_range),
 };
 
@@ -706,6 +728,9 @@ static int __ndt_change(struct Qdisc *sch, struct nlattr *opt, bool create,
 	q->rate = rate;
 	phantom_bucket_set(&q->bucket, psched_l2t_ns(&rate, cfg.burst),
 			   ktime_get_ns(), create);
+	/* A timer set by the old rate or maxpause is decided again now. */
+	if (!create && sch->q.qlen)
+		qdisc_watchdog_schedule_ns(&q->watchdog, ktime_get_ns());
 	sch_tree_unlock(sch);
 	return 0;
 }
@@ -732,20 +757,22 @@ static int ndt_init(struct Qdisc *sch, struct nlattr *opt,
 		return -EINVAL;
 	}
 
-	q->table = kvcalloc(1U << NDT_HASH_BITS, sizeof(*q->table),
-			    GFP_KERNEL);
-	if (!q->table)
-		return -ENOMEM;
-	INIT_LIST_HEAD(&q->active);
-	INIT_LIST_HEAD(&q->idle);
-	q->hash_seed = get_random_u32();
-
 	ndt_params_default(&q->cfg.core);
 	q->cfg.limit = NDT_DEF_LIMIT;
 	q->cfg.flows = NDT_DEF_FLOWS;
 	err = __ndt_change(sch, opt, true, extack);
 	if (err)
 		return err;
+
+	/* About 4 flows a bucket when the table is full. */
+	q->hash_bits = clamp_t(u32, order_base_2(q->cfg.flows) - 2,
+			       NDT_HASH_BITS_MIN, NDT_HASH_BITS_MAX);
+	q->table = kvcalloc(1U << q->hash_bits, sizeof(*q->table), GFP_KERNEL);
+	if (!q->table)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&q->active);
+	INIT_LIST_HEAD(&q->idle);
+	q->hash_seed = get_random_u32();
 
 	q->ack_hook = (struct nf_hook_ops) {
 		.hook		= ndt_ack_hook,
@@ -768,9 +795,14 @@ static void ndt_destroy(struct Qdisc *sch)
 {
 	struct ndt_sched_data *q = qdisc_priv(sch);
 
-	/* Waits for hooks in flight: none runs once this returns. */
-	if (q->hooked)
+	/*
+	 * Unregistering only stops new calls of the hook; the grace period
+	 * waits for those in flight, which still read the table.
+	 */
+	if (q->hooked) {
 		nf_unregister_net_hook(dev_net(qdisc_dev(sch)), &q->ack_hook);
+		synchronize_net();
+	}
 	qdisc_watchdog_cancel(&q->watchdog);
 	/* After ndt_reset(), or an init that failed: no packet is queued. */
 	if (q->table) {

@@ -30,7 +30,7 @@ enum {
 	TCA_NDT_REARM,		/* u64: no pause this long after a timeout, ns */
 	TCA_NDT_ACTIVE,		/* u64: a flow idle this long is not active, ns */
 	TCA_NDT_IDLE_GC,	/* u64: a flow idle this long is deleted, ns */
-	TCA_NDT_FLOWS,		/* u32: most flows tracked at once */
+	TCA_NDT_FLOWS,		/* u32: most flows tracked (sizes the hash) */
 	__TCA_NDT_MAX
 };
 
@@ -38,6 +38,15 @@ enum {
 
 /* Largest TCA_NDT_BURST (64 MiB); the smallest is one packet of the MTU. */
 #define TC_NDT_BURST_MAX	(64U << 20)
+
+/*
+ * Largest time (an hour): a pause's end and a rearm's are sums with the
+ * clock. The smallest TCA_NDT_MAXPAUSE and TCA_NDT_ACTIVE is 1 ns.
+ */
+#define TC_NDT_TIME_MAX		3600000000000ULL
+
+/* Smallest TCA_NDT_LIMIT: a GSO packet (64 KiB), which goes in whole. */
+#define TC_NDT_LIMIT_MIN	65536U
 
 /* Largest TCA_NDT_FLOWS; the smallest is 1. */
 #define TC_NDT_FLOWS_MAX	1048576U	/* 2^20 */

@@ -74,6 +74,10 @@ ndt_json | jq -c .options > "$TB_RUN/before"
 ndt qdisc change dev $GW root ndt active 20ms idle-gc 10ms 2> "$TB_RUN/err" &&
 	tb_die "idle-gc below active accepted"
 tb_check idle_gc_refused "$(grep -c 'idle-gc is shorter than active' "$TB_RUN/err")" == 1
+# A pause's end is a sum with the clock: no time past an hour.
+ndt qdisc change dev $GW root ndt maxpause 7200s 2> "$TB_RUN/err" &&
+	tb_die "maxpause of 2 hours accepted"
+tb_check maxpause_over_an_hour_refused "$(grep -c 'out of range' "$TB_RUN/err")" == 1
 ndt_json | jq -c .options > "$TB_RUN/after"
 tb_check refused_changed_nothing "$(cmp -s "$TB_RUN/before" "$TB_RUN/after"; echo $?)" == 0
 ndt qdisc del dev $GW root
