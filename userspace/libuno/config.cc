@@ -281,22 +281,22 @@ struct NdtField {
 
 const NdtField *ndt_field(const std::string &key)
 {
-	constexpr uint64_t kU32 = UINT32_MAX, kU64 = UINT64_MAX;
+	constexpr uint64_t kU32 = UINT32_MAX;
 	static const NdtField fields[] = {
-		{ "limit", NdtUnit::Bytes, 0, kU32,
+		{ "limit", NdtUnit::Bytes, TC_NDT_LIMIT_MIN, kU32,
 		  [](NdtOpts &o, uint64_t v) { o.limit = static_cast<uint32_t>(v); } },
 		{ "burst", NdtUnit::Bytes, 0, TC_NDT_BURST_MAX,
 		  [](NdtOpts &o, uint64_t v) { o.burst = static_cast<uint32_t>(v); } },
-		{ "dst-thresh", NdtUnit::Time, 0, kU64,
+		{ "dst-thresh", NdtUnit::Time, 0, TC_NDT_TIME_MAX,
 		  [](NdtOpts &o, uint64_t v) { o.dst_thresh = v; } },
 		{ "alpha", NdtUnit::Fraction, 0, TC_NDT_ONE,
 		  [](NdtOpts &o, uint64_t v) { o.alpha = static_cast<uint32_t>(v); } },
 		{ "n-throttle", NdtUnit::Count, 1, kU32,
 		  [](NdtOpts &o, uint64_t v) { o.n_throttle = static_cast<uint32_t>(v); } },
-		{ "maxpause", NdtUnit::Time, 1, kU64, [](NdtOpts &o, uint64_t v) { o.maxpause = v; } },
-		{ "rearm", NdtUnit::Time, 0, kU64, [](NdtOpts &o, uint64_t v) { o.rearm = v; } },
-		{ "active", NdtUnit::Time, 1, kU64, [](NdtOpts &o, uint64_t v) { o.active = v; } },
-		{ "idle-gc", NdtUnit::Time, 0, kU64, [](NdtOpts &o, uint64_t v) { o.idle_gc = v; } },
+		{ "maxpause", NdtUnit::Time, 1, TC_NDT_TIME_MAX, [](NdtOpts &o, uint64_t v) { o.maxpause = v; } },
+		{ "rearm", NdtUnit::Time, 0, TC_NDT_TIME_MAX, [](NdtOpts &o, uint64_t v) { o.rearm = v; } },
+		{ "active", NdtUnit::Time, 1, TC_NDT_TIME_MAX, [](NdtOpts &o, uint64_t v) { o.active = v; } },
+		{ "idle-gc", NdtUnit::Time, 0, TC_NDT_TIME_MAX, [](NdtOpts &o, uint64_t v) { o.idle_gc = v; } },
 		{ "flows", NdtUnit::Count, 1, TC_NDT_FLOWS_MAX,
 		  [](NdtOpts &o, uint64_t v) { o.flows = static_cast<uint32_t>(v); } },
 	};
@@ -313,10 +313,11 @@ std::string ndt_expected(const NdtField &f)
 	switch (f.unit) {
 	case NdtUnit::Bytes:
 		return "expected a size in bytes (or with a unit: \"64kb\", \"1mb\")" +
+		       (f.min ? ", at least " + std::to_string(f.min) : "") +
 		       (f.max < UINT32_MAX ? ", at most " + std::to_string(f.max) : "");
 	case NdtUnit::Time:
 		return std::string("expected a time") + (f.min ? " above 0" : "") +
-		       ", such as \"10us\" or \"1.5ms\" (an integer: ns)";
+		       " up to an hour, such as \"10us\" or \"1.5ms\" (an integer: ns)";
 	case NdtUnit::Count:
 		return "expected an integer, " + std::to_string(f.min) + ".." + std::to_string(f.max);
 	case NdtUnit::Fraction:
