@@ -19,7 +19,8 @@
 #          a1's NORMAL: 1 of 4 (2 of 5 with a2's iperf3 control
 #          connection), not above alpha 0.7, no pause; nor with one of
 #          a1's flows taken for CONGESTED by a sample a stall of the VM
-#          delayed. The port serves N_throttle = 8 packets of N per packet
+#          delayed (pauses counted from a2's start: a1's iperf3 control
+#          connection, alone before its bulk flows, may pause C). The port serves N_throttle = 8 packets of N per packet
 #          of C, all segments full-sized: it sends 8 bytes from N per byte
 #          from C (its counters, read in one dump).
 #   alone  a1 -> b1 alone, b1's port a 20 Mbit/s switch port (phantom,
@@ -129,6 +130,7 @@ counts=$!
 echo $counts >> "$TB_RUN/pids"
 flow 1 $((SECS + 2)) 3
 sleep 1
+ndt_json > "$OUT_DIR/wrr-start.json"
 flow 2 $SECS
 sleep 1
 ndt_json > "$OUT_DIR/wrr0.json"
@@ -149,7 +151,10 @@ tb_log "wrr: $(sent normal_bytes) bytes from N, $(sent ctl_bytes) from C;" \
 tb_check wrr_share_8_to_1 "$share" ">=" 7.6
 tb_check wrr_share_8_to_1_upper "$share" "<=" 8.4
 tb_check wrr_ctl_enqueued "$(counter wrr ctl_enqueued)" ">" 0
-tb_check wrr_no_pause_below_alpha "$(counter wrr pauses)" == 0
+# From a2's start on: before a1's bulk flows, its iperf3 control
+# connection may be alone, and CONGESTED after a stall (CI saw that once).
+tb_check wrr_no_pause_below_alpha \
+	"$(($(counter wrr pauses) - $(counter wrr-start pauses)))" == 0
 tb_check wrr_no_reordering "$(cat "$OUT_DIR/wrr-a1.reord") + $(cat "$OUT_DIR/wrr-a2.reord")" == 0
 
 # alone: congested for 2 s, then b1's port fast and the flow recovers.
