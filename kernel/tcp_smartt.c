@@ -26,7 +26,7 @@
  *  - TCP has no trim NACK. Segments the ACK marked lost (SACK, RACK,
  *    rs->losses) stand in for NACKs when trimming=1; with trimming=0 only
  *    the RTO counts, and QuickAdapt is armed by RTT instead.
- *  - An RTO (CA_EVENT_LOSS) is one MSS timing out.
+ *  - Each RTO (entering TCP_CA_Loss) is one MSS timing out.
  *  - mode=1 runs NSCC, Ultra Ethernet's version of the law
  *    (core/nscc_core.h), on the same state; a flow keeps the law it
  *    started with.
@@ -258,19 +258,6 @@ static void tcp_smartt_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	case CA_EVENT_ECN_NO_CE:
 		uno_ecn_rx_event(sk, &ca->ecn_rx, ev);
 		break;
-	case CA_EVENT_LOSS:
-		/*
-		 * RTO: the head segment timed out. The stack then sets
-		 * snd_cwnd to in-flight + 1 until the next ACK, whose
-		 * cong_control applies the window this leaves.
-		 */
-		if (tcp_smartt_nscc(ca))
-			nscc_on_timeout(&ca->st, &smartt_params,
-					tcp_sk(sk)->mss_cache);
-		else
-			smartt_on_timeout(&ca->st, &smartt_params,
-					  tcp_sk(sk)->mss_cache);
-		break;
 	default:
 		/*
 		 * No restart after idle: the window is kept (our choice:
@@ -281,10 +268,31 @@ static void tcp_smartt_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 }
 
 /*
+ * A retransmission timeout: the head segment timed out. tcp_enter_loss()
+ * enters Loss on every one, where CA_EVENT_LOSS comes only on the first
+ * of an episode (htsim takes each timeout's bytes). The stack sets
+ * snd_cwnd to in-flight + 1 right before, until the next ACK, whose
+ * cong_control applies the window this leaves. (A path MTU drop,
+ * tcp_simple_retransmit(), enters Loss too and counts as one.)
+ */
+static void tcp_smartt_set_state(struct sock *sk, u8 new_state)
+{
+	struct smartt *ca = inet_csk_ca(sk);
+	u32 mss = tcp_sk(sk)->mss_cache;
+
+	if (new_state != TCP_CA_Loss)
+		return;
+	if (tcp_smartt_nscc(ca))
+		nscc_on_timeout(&ca->st, &smartt_params, mss);
+	else
+		smartt_on_timeout(&ca->st, &smartt_params, mss);
+}
+
+/*
  * Linux asks for ssthresh when entering CWR, Recovery or Loss. cong_control
  * sets the window on every ACK in every state, so SMaRTT does not react to
- * those: keep ssthresh infinite so no state exit rewrites cwnd. There is
- * no .set_state for the same reason; RTOs arrive as CA_EVENT_LOSS.
+ * those but to a timeout (set_state): keep ssthresh infinite so no state
+ * exit rewrites cwnd.
  */
 static u32 tcp_smartt_ssthresh(struct sock *sk)
 {
@@ -349,6 +357,7 @@ static struct tcp_congestion_ops tcp_smartt __read_mostly = {
 	.cong_control	= tcp_smartt_cong_control,
 	.in_ack_event	= tcp_smartt_in_ack_event,
 	.cwnd_event	= tcp_smartt_cwnd_event,
+	.set_state	= tcp_smartt_set_state,
 	.get_info	= tcp_smartt_get_info,
 	.flags		= TCP_CONG_NEEDS_ECN,
 	.owner		= THIS_MODULE,
@@ -362,6 +371,7 @@ static struct tcp_congestion_ops tcp_smartt_noecn __read_mostly = {
 	.cong_control	= tcp_smartt_cong_control,
 	.in_ack_event	= tcp_smartt_in_ack_event,
 	.cwnd_event	= tcp_smartt_cwnd_event,
+	.set_state	= tcp_smartt_set_state,
 	.get_info	= tcp_smartt_get_info,
 	.owner		= THIS_MODULE,
 	.name		= "smartt-noecn",

@@ -194,18 +194,26 @@ static void tcp_uno_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	case CA_EVENT_TX_START:
 		uno_on_tx_start(&ca->core, &uno_params, (u32)tcp_clock_us());
 		break;
-	case CA_EVENT_LOSS:
-		/*
-		 * RTO: tcp_enter_loss() sets snd_cwnd to the packets in
-		 * flight + 1 right after this; the next ACK restores the
-		 * window from the core, which keeps it unless rto_cwnd_cut.
-		 */
-		uno_on_timeout(&ca->core, &uno_params, tcp_sk(sk)->mss_cache,
-			       tcp_sk(sk)->mss_cache);
-		break;
 	default:
 		break;
 	}
+}
+
+/*
+ * A retransmission timeout: tcp_enter_loss() enters Loss on every one,
+ * where CA_EVENT_LOSS comes only on the first of an episode, and each
+ * timeout is one MSS timing out. It sets snd_cwnd to the packets in
+ * flight + 1 right before; the next ACK restores the window from the
+ * core, which keeps it unless rto_cwnd_cut. (A path MTU drop,
+ * tcp_simple_retransmit(), enters Loss too and counts as one.)
+ */
+static void tcp_uno_set_state(struct sock *sk, u8 new_state)
+{
+	struct uno *ca = inet_csk_ca(sk);
+	u32 mss = tcp_sk(sk)->mss_cache;
+
+	if (new_state == TCP_CA_Loss)
+		uno_on_timeout(&ca->core, &uno_params, mss, mss);
 }
 
 /*
@@ -266,6 +274,7 @@ static struct tcp_congestion_ops tcp_uno __read_mostly = {
 	.cong_control	= tcp_uno_cong_control,
 	.undo_cwnd	= tcp_uno_undo_cwnd,
 	.cwnd_event	= tcp_uno_cwnd_event,
+	.set_state	= tcp_uno_set_state,
 	.in_ack_event	= tcp_uno_in_ack_event,
 	.get_info	= tcp_uno_get_info,
 	.flags		= TCP_CONG_NEEDS_ECN,
