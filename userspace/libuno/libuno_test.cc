@@ -18,6 +18,7 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
+#include <linux/tcp.h>
 #include <netinet/in.h>
 
 #include "config.h"
@@ -1576,6 +1577,12 @@ TEST(Netlink, TcpDiag)
 	u.uno_cwnd = 123456;
 	u.uno_base_rtt_us = 900;
 	mnl_attr_put(nlh, INET_DIAG_VEGASINFO, sizeof(u), &u);
+	// An older kernel's tcp_info: as far as tcpi_rttvar, no further.
+	tcp_info ti{};
+	ti.tcpi_backoff = 3;
+	ti.tcpi_rtt = 1500;
+	ti.tcpi_snd_cwnd = 10;
+	mnl_attr_put(nlh, INET_DIAG_INFO, offsetof(tcp_info, tcpi_rttvar), &ti);
 
 	auto s = parse_tcp_diag_msg(nlh);
 	ASSERT_TRUE(s);
@@ -1587,6 +1594,9 @@ TEST(Netlink, TcpDiag)
 	ASSERT_TRUE(s->uno);
 	EXPECT_EQ(s->uno->uno_cwnd, 123456u);
 	EXPECT_FALSE(s->smartt);
+	EXPECT_EQ(s->rto_backoff, 3);
+	EXPECT_EQ(s->rtt_us, 1500u);
+	EXPECT_FALSE(s->snd_cwnd);
 
 	// Truncated: no inet_diag_msg, no socket.
 	nlh->nlmsg_len = NLMSG_HDRLEN + 8;

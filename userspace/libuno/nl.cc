@@ -506,6 +506,7 @@ std::optional<SockInfo> parse_tcp_diag_msg(const nlmsghdr *nlh)
 		tcp_info ti{};
 		size_t len = std::min<size_t>(mnl_attr_get_payload_len(a), sizeof(ti));
 		std::memcpy(&ti, mnl_attr_get_payload(a), len);
+		s.rto_backoff = ti.tcpi_backoff;
 		if (len >= offsetof(tcp_info, tcpi_rttvar))
 			s.rtt_us = ti.tcpi_rtt;
 		if (len >= offsetof(tcp_info, tcpi_advmss))

@@ -148,6 +148,7 @@ struct SockInfo {
 	std::optional<uint32_t> rtt_us;
 	std::optional<uint32_t> snd_cwnd;
 	std::optional<uint64_t> bytes_acked;
+	uint8_t rto_backoff = 0;	// RTOs in a row (tcpi_backoff)
 	std::optional<tcp_uno_info> uno;
 	std::optional<tcp_smartt_info> smartt;
 	std::optional<tcp_swift_info> swift;

@@ -520,6 +520,8 @@ json sock_json(const uno::SockInfo &s)
 		j["snd_cwnd"] = *s.snd_cwnd;
 	if (s.bytes_acked)
 		j["bytes_acked"] = *s.bytes_acked;
+	if (s.rto_backoff)
+		j["rto_backoff"] = s.rto_backoff;
 	if (s.uno) {
 		const auto &u = *s.uno;
 		j["uno"] = { { "enabled", bool(u.uno_flags & TCP_UNO_INFO_ENABLED) },
@@ -535,7 +537,8 @@ json sock_json(const uno::SockInfo &s)
 	}
 	if (s.smartt) {
 		const auto &m = *s.smartt;
-		j["smartt"] = { { "ecn", bool(m.smartt_flags & TCP_SMARTT_ECN) },
+		j["smartt"] = { { "nscc", bool(m.smartt_flags & TCP_SMARTT_NSCC) },
+				{ "ecn", bool(m.smartt_flags & TCP_SMARTT_ECN) },
 				{ "fast_inc", bool(m.smartt_flags & TCP_SMARTT_FAST_INC) },
 				{ "qa_armed", bool(m.smartt_flags & TCP_SMARTT_QA_ARMED) },
 				{ "ignoring", bool(m.smartt_flags & TCP_SMARTT_IGNORING) },
@@ -587,6 +590,8 @@ void sock_print(const uno::SockInfo &s)
 			    m.smartt_quick_adapts, m.smartt_decreases,
 			    m.smartt_flags & TCP_SMARTT_FAST_INC ? " fast-inc" : "",
 			    m.smartt_flags & TCP_SMARTT_ECN ? "" : " no-ecn");
+		if (m.smartt_flags & TCP_SMARTT_NSCC)
+			std::printf(" nscc");
 	}
 	if (s.swift) {
 		const auto &w = *s.swift;
