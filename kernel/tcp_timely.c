@@ -35,36 +35,7 @@ struct timely {
 	u16 decreases;		/* for get_info, wrapping */
 };
 
-/* The tunables, in tcp_timely_params.h's units. */
-struct timely_conf {
-	u32 link_rate_mbps;
-	u32 t_low_us;
-	u32 t_high_us;
-	u32 min_rtt_us;
-	u32 beta_ppm;
-	u32 ewma_ppm;
-	u32 add_step_ppm;
-	u32 hai_mult;
-	u32 hai_thresh;
-	u32 hai_gradient;
-	u32 min_rate_ppm;
-	u32 cwnd_gain_pct;
-};
-
-static struct timely_conf timely_conf __read_mostly = {
-	.link_rate_mbps	= TIMELY_DEF_LINK_MBPS,
-	.t_low_us	= TIMELY_DEF_T_LOW_NS / NSEC_PER_USEC,
-	.t_high_us	= TIMELY_DEF_T_HIGH_NS / NSEC_PER_USEC,
-	.min_rtt_us	= TIMELY_DEF_MIN_RTT_NS / NSEC_PER_USEC,
-	.beta_ppm	= TIMELY_DEF_BETA_PPM,
-	.ewma_ppm	= TIMELY_DEF_EWMA_PPM,
-	.add_step_ppm	= TIMELY_PPM_ONE / TIMELY_DEF_ADD_DIV,
-	.hai_mult	= TIMELY_DEF_HAI_MULT,
-	.hai_thresh	= TIMELY_DEF_HAI_THRESH,
-	.hai_gradient	= 0,
-	.min_rate_ppm	= TIMELY_PPM_ONE / TIMELY_DEF_MIN_DIV,
-	.cwnd_gain_pct	= TIMELY_DEF_CWND_GAIN_PCT,
-};
+static struct timely_knobs timely_conf __read_mostly = TIMELY_KNOBS_INIT;
 
 /* A tunable as it reads now, or as it would read with *slot = v. */
 static u32 timely_conf_get(const u32 *val, const u32 *slot, u32 v)
@@ -72,32 +43,25 @@ static u32 timely_conf_get(const u32 *val, const u32 *slot, u32 v)
 	return val == slot ? v : READ_ONCE(*val);
 }
 
-static u32 timely_us_to_ns(u32 us)
-{
-	return (u32)min_t(u64, (u64)us * NSEC_PER_USEC, TIMELY_RTT_MAX);
-}
-
 /* The law's parameters, from the tunables (with *slot = v). */
 static void timely_params_fill(struct timely_params *p, const u32 *slot, u32 v)
 {
-	const struct timely_conf *c = &timely_conf;
-	u64 line = (u64)timely_conf_get(&c->link_rate_mbps, slot, v) *
-		   (USEC_PER_SEC / BITS_PER_BYTE);
+	const struct timely_knobs *c = &timely_conf;
+	struct timely_knobs k = {
+		.link_rate_mbps	= timely_conf_get(&c->link_rate_mbps, slot, v),
+		.t_low_us	= timely_conf_get(&c->t_low_us, slot, v),
+		.t_high_us	= timely_conf_get(&c->t_high_us, slot, v),
+		.min_rtt_us	= timely_conf_get(&c->min_rtt_us, slot, v),
+		.beta_ppm	= timely_conf_get(&c->beta_ppm, slot, v),
+		.ewma_ppm	= timely_conf_get(&c->ewma_ppm, slot, v),
+		.add_step_ppm	= timely_conf_get(&c->add_step_ppm, slot, v),
+		.hai_mult	= timely_conf_get(&c->hai_mult, slot, v),
+		.hai_thresh	= timely_conf_get(&c->hai_thresh, slot, v),
+		.hai_gradient	= timely_conf_get(&c->hai_gradient, slot, v),
+		.min_rate_ppm	= timely_conf_get(&c->min_rate_ppm, slot, v),
+	};
 
-	p->max_rate = line;
-	p->min_rate = div_u64(line * timely_conf_get(&c->min_rate_ppm, slot, v),
-			      TIMELY_PPM_ONE);
-	p->add_step = div_u64(line * timely_conf_get(&c->add_step_ppm, slot, v),
-			      TIMELY_PPM_ONE);
-	p->hai_step = p->add_step * timely_conf_get(&c->hai_mult, slot, v);
-	p->t_low_ns = timely_us_to_ns(timely_conf_get(&c->t_low_us, slot, v));
-	p->t_high_ns = timely_us_to_ns(timely_conf_get(&c->t_high_us, slot, v));
-	p->min_rtt_ns = timely_us_to_ns(timely_conf_get(&c->min_rtt_us, slot, v));
-	p->beta_ppm = timely_conf_get(&c->beta_ppm, slot, v);
-	p->ewma_ppm = timely_conf_get(&c->ewma_ppm, slot, v);
-	p->hai_thresh = timely_conf_get(&c->hai_thresh, slot, v);
-	p->hai_mode = timely_conf_get(&c->hai_gradient, slot, v) ?
-		      TIMELY_HAI_GRADIENT : TIMELY_HAI_ANY;
+	timely_params_from_knobs(p, &k);
 }
 
 /*

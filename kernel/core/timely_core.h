@@ -136,6 +136,67 @@ static __always_inline void timely_params_default(struct timely_params *p,
 }
 
 /*
+ * The tunables as an operator sets them, in tcp_timely_params.h's names
+ * and units (rates in ppm of the line rate, times in us), for every host
+ * (the module's parameters, unoctl's registration of bpf_timely).
+ */
+struct timely_knobs {
+	u32 link_rate_mbps;
+	u32 t_low_us;
+	u32 t_high_us;
+	u32 min_rtt_us;
+	u32 beta_ppm;
+	u32 ewma_ppm;
+	u32 add_step_ppm;
+	u32 hai_mult;
+	u32 hai_thresh;
+	u32 hai_gradient;	/* non-zero: TIMELY_HAI_GRADIENT */
+	u32 min_rate_ppm;
+	u32 cwnd_gain_pct;	/* the host's window, not the law's */
+};
+
+#define TIMELY_KNOBS_INIT {						\
+	.link_rate_mbps	= TIMELY_DEF_LINK_MBPS,				\
+	.t_low_us	= TIMELY_DEF_T_LOW_NS / 1000,			\
+	.t_high_us	= TIMELY_DEF_T_HIGH_NS / 1000,			\
+	.min_rtt_us	= TIMELY_DEF_MIN_RTT_NS / 1000,			\
+	.beta_ppm	= TIMELY_DEF_BETA_PPM,				\
+	.ewma_ppm	= TIMELY_DEF_EWMA_PPM,				\
+	.add_step_ppm	= TIMELY_PPM_ONE / TIMELY_DEF_ADD_DIV,		\
+	.hai_mult	= TIMELY_DEF_HAI_MULT,				\
+	.hai_thresh	= TIMELY_DEF_HAI_THRESH,			\
+	.hai_gradient	= 0,						\
+	.min_rate_ppm	= TIMELY_PPM_ONE / TIMELY_DEF_MIN_DIV,		\
+	.cwnd_gain_pct	= TIMELY_DEF_CWND_GAIN_PCT,			\
+}
+
+static __always_inline u32 timely_us_to_ns(u32 us)
+{
+	u64 ns = (u64)us * 1000;
+
+	return ns > TIMELY_RTT_MAX ? TIMELY_RTT_MAX : (u32)ns;
+}
+
+/* The law's parameters from the tunables: Mbit/s to bytes/s, us to ns. */
+static __always_inline void
+timely_params_from_knobs(struct timely_params *p, const struct timely_knobs *k)
+{
+	u64 line = (u64)k->link_rate_mbps * (1000000 / 8);
+
+	p->max_rate = line;
+	p->min_rate = div64_u64(line * k->min_rate_ppm, TIMELY_PPM_ONE);
+	p->add_step = div64_u64(line * k->add_step_ppm, TIMELY_PPM_ONE);
+	p->hai_step = p->add_step * k->hai_mult;
+	p->t_low_ns = timely_us_to_ns(k->t_low_us);
+	p->t_high_ns = timely_us_to_ns(k->t_high_us);
+	p->min_rtt_ns = timely_us_to_ns(k->min_rtt_us);
+	p->beta_ppm = k->beta_ppm;
+	p->ewma_ppm = k->ewma_ppm;
+	p->hai_thresh = k->hai_thresh;
+	p->hai_mode = k->hai_gradient ? TIMELY_HAI_GRADIENT : TIMELY_HAI_ANY;
+}
+
+/*
  * Are the params usable? 0 < R_min <= R_line <= TIMELY_RATE_MAX (no rate
  * of 0, which would never send again); 0 < delta <= HAI step <= R_line
  * (a law that cannot increase is none, and HAI is the larger step);

@@ -169,43 +169,21 @@ void register_swift(const std::map<std::string, uint32_t> &params)
 }
 
 // tcp_timely's parameters (their defaults, as the module's, and the
-// given ones) as the law's, as tcp_timely.c's timely_params_fill().
+// given ones, by tcp_timely_params.h's names) as the law's.
 bpf_timely_conf timely_conf_of(const std::map<std::string, uint32_t> &given)
 {
-	std::map<std::string, uint32_t> v = {
-		{ "link_rate_mbps", TIMELY_DEF_LINK_MBPS },
-		{ "t_low_us", TIMELY_DEF_T_LOW_NS / 1000 },
-		{ "t_high_us", TIMELY_DEF_T_HIGH_NS / 1000 },
-		{ "min_rtt_us", TIMELY_DEF_MIN_RTT_NS / 1000 },
-		{ "beta_ppm", TIMELY_DEF_BETA_PPM },
-		{ "ewma_ppm", TIMELY_DEF_EWMA_PPM },
-		{ "add_step_ppm", TIMELY_PPM_ONE / TIMELY_DEF_ADD_DIV },
-		{ "hai_mult", TIMELY_DEF_HAI_MULT },
-		{ "hai_thresh", TIMELY_DEF_HAI_THRESH },
-		{ "hai_gradient", 0 },
-		{ "min_rate_ppm", TIMELY_PPM_ONE / TIMELY_DEF_MIN_DIV },
-		{ "cwnd_gain_pct", TIMELY_DEF_CWND_GAIN_PCT },
+	static const std::map<std::string, uint32_t timely_knobs::*> fields = {
+#define TCP_TIMELY_PARAM(name, ...) { #name, &timely_knobs::name },
+#include "tcp_timely_params.h"
+#undef TCP_TIMELY_PARAM
 	};
-	for (const auto &[name, x] : given)
+	timely_knobs k = TIMELY_KNOBS_INIT;
+	for (const auto &[name, v] : given)
 		if (name != kReflexInterRttParam)
-			v.at(name) = x;
-	const uint64_t line = uint64_t(v["link_rate_mbps"]) * 125000;
-	const auto ns = [](uint32_t us) {
-		return uint32_t(std::min<uint64_t>(uint64_t(us) * 1000, TIMELY_RTT_MAX));
-	};
+			k.*fields.at(name) = v;
 	bpf_timely_conf c = {};
-	c.law.max_rate = line;
-	c.law.min_rate = line * v["min_rate_ppm"] / TIMELY_PPM_ONE;
-	c.law.add_step = line * v["add_step_ppm"] / TIMELY_PPM_ONE;
-	c.law.hai_step = c.law.add_step * v["hai_mult"];
-	c.law.t_low_ns = ns(v["t_low_us"]);
-	c.law.t_high_ns = ns(v["t_high_us"]);
-	c.law.min_rtt_ns = ns(v["min_rtt_us"]);
-	c.law.beta_ppm = v["beta_ppm"];
-	c.law.ewma_ppm = v["ewma_ppm"];
-	c.law.hai_thresh = v["hai_thresh"];
-	c.law.hai_mode = v["hai_gradient"] ? TIMELY_HAI_GRADIENT : TIMELY_HAI_ANY;
-	c.cwnd_gain_pct = v["cwnd_gain_pct"];
+	timely_params_from_knobs(&c.law, &k);
+	c.cwnd_gain_pct = k.cwnd_gain_pct;
 	if (auto r = given.find(kReflexInterRttParam); r != given.end())
 		c.reflex_inter_rtt_us = r->second;
 	return c;

@@ -86,6 +86,61 @@ TEST(timely_core, DefaultsAreTheSpecs)
 	EXPECT_EQ(p.hai_mode, (u32)TIMELY_HAI_ANY);
 }
 
+// The hosts' tunables (tcp_timely's parameters, bpf_timely's
+// registration) at their defaults give the spec's law on the default
+// 100 Gbit/s line: 100000 Mbit/s x 125000 = 12.5e9 B/s.
+TEST(timely_core, KnobDefaultsAreTheSpecs)
+{
+	const timely_knobs k = TIMELY_KNOBS_INIT;
+	const timely_params want = Params();
+	timely_params p;
+
+	timely_params_from_knobs(&p, &k);
+	EXPECT_EQ(p.max_rate, want.max_rate);
+	EXPECT_EQ(p.min_rate, want.min_rate);
+	EXPECT_EQ(p.add_step, want.add_step);
+	EXPECT_EQ(p.hai_step, want.hai_step);
+	EXPECT_EQ(p.t_low_ns, want.t_low_ns);
+	EXPECT_EQ(p.t_high_ns, want.t_high_ns);
+	EXPECT_EQ(p.min_rtt_ns, want.min_rtt_ns);
+	EXPECT_EQ(p.beta_ppm, want.beta_ppm);
+	EXPECT_EQ(p.ewma_ppm, want.ewma_ppm);
+	EXPECT_EQ(p.hai_thresh, want.hai_thresh);
+	EXPECT_EQ(p.hai_mode, want.hai_mode);
+	EXPECT_EQ(k.cwnd_gain_pct, 200u);
+}
+
+// Reflex's dilated network (reflex.md 5.3, S = 1000) as test_cc_delay
+// sets it: 100 Mbit/s = 12.5e6 B/s; delta 1000 ppm = 12500 B/s, HAI 5
+// of them; R_min 10000 ppm = 125000 B/s; times x 1000 to ns; the
+// gradient-only HAI. A time past 2^32 ns saturates.
+TEST(timely_core, KnobsInOperatorUnits)
+{
+	timely_knobs k = TIMELY_KNOBS_INIT;
+	timely_params p;
+
+	k.link_rate_mbps = 100;
+	k.t_low_us = 50000;
+	k.t_high_us = 500000;
+	k.min_rtt_us = 8000;
+	k.hai_gradient = 1;
+	k.beta_ppm = 500000;
+	timely_params_from_knobs(&p, &k);
+	EXPECT_EQ(p.max_rate, 12500000u);
+	EXPECT_EQ(p.add_step, 12500u);
+	EXPECT_EQ(p.hai_step, 62500u);
+	EXPECT_EQ(p.min_rate, 125000u);
+	EXPECT_EQ(p.t_low_ns, 50000000u);
+	EXPECT_EQ(p.t_high_ns, 500000000u);
+	EXPECT_EQ(p.min_rtt_ns, 8000000u);
+	EXPECT_EQ(p.beta_ppm, 500000u);
+	EXPECT_EQ(p.hai_mode, (u32)TIMELY_HAI_GRADIENT);
+	EXPECT_TRUE(timely_params_valid(&p));
+
+	EXPECT_EQ(timely_us_to_ns(4294967), 4294967000u);
+	EXPECT_EQ(timely_us_to_ns(4294968), TIMELY_RTT_MAX);
+}
+
 // Each bound of timely_params_valid(), one field at a time.
 TEST(timely_core, InvalidParamsAreRefused)
 {
