@@ -38,7 +38,13 @@ if ! make --no-print-directory all CMAKE_BUILD_TYPE=Release > "$log/build.log" 2
 	exit 1
 fi
 
-rm -f "$log"/*.count
+rm -f "$log"/*.count "$log"/*.rc
+# sparse and checkpatch run while the unit tests do (none of them is
+# timed), each into its log and its exit status.
+static_checks="sparse checkpatch"
+for check in $static_checks; do
+	{ make --no-print-directory "$check" > "$log/$check.log" 2>&1; echo $? > "$log/$check.rc"; } &
+done
 echo "== unit tests"
 ctest --test-dir build/userspace -j2 --output-on-failure 2>&1 | tee "$log/ctest.log"
 total=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' "$log/ctest.log")
@@ -51,8 +57,10 @@ fi
 count "$log/ctest.count" ctest
 
 echo "== static checks"
-for check in sparse checkpatch; do
-	if make --no-print-directory "$check" 2>&1 | tee "$log/$check.log"; then
+wait
+for check in $static_checks; do
+	cat "$log/$check.log"
+	if [ "$(cat "$log/$check.rc")" = 0 ]; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
