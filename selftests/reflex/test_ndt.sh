@@ -43,9 +43,9 @@
 # and the qdisc goes under traffic without a trace in the kernel's log.
 # It runs in the icount VM, whose clock a slow host cannot stall: in the
 # host-clock VM, on a host slowed in the afternoon, stalls past the 20 ms
-# threshold made a1's flows CONGESTED in two runs of five (8:1 measured
-# 8.5 and 10.6, pauses while both ran); in the icount VM, 8.01 and 8.00
-# with no pause, the second with a CPU hog beside the VM.
+# threshold made a1's flows CONGESTED in three runs of four (8:1 measured
+# 8.5, 9.0 and 10.6); in the icount VM, 8.01 and 8.00 with no pause, the
+# second with a CPU hog beside the VM.
 # uno-vm: icount
 # uno-timeout: 180
 . "$(dirname "$0")/../lib/testbed.sh"
