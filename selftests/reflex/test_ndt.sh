@@ -125,9 +125,9 @@ flow() {
 counter() { jq ".$2 // 0" "$OUT_DIR/$1.json"; }
 
 # wrr: a1's flow from a second before a2's to seconds after it (a2's
-# starts late on a slow host: once 3 s after a1's, which ended first),
-# so that a2's, CONGESTED, is never alone; the shares over a2's last
-# SECS - 2 s.
+# starts late on a slow host: in one clean check a1's, then 3 s longer
+# than a2's, ended first), so that a2's, CONGESTED, is never alone; the
+# shares over a2's last SECS - 2 s.
 tb_delay torb b2 40
 (
 	while :; do
