@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The entropy datapath: tc/clsact programs that choose each UDP packet's
- * path by its source port (../shared/spec/arcane.md sections 3.2-3.6).
+ * path by its source port (../shared/spec/arcane.md sections 3.2-3.6),
+ * and each IPv6 TCP segment's by its flow label (3.7, without the UDP
+ * tunnel).
  *
  * lb_egress, on a sender's uplink, gives each data packet of a handled
  * flow (lb_policy: by UDP destination port) an entropy value (EV) by the
  * configured mode (struct lb_cfg) and writes it as the source port
  * ev_base + EV, and into the shim. lb_ingress, on the same uplink, reads
  * the EV and CE bit the receiver echoed in its ACK or NACK and feeds
- * them to the flow's law. The laws are kernel/core's, the same functions
- * the unit tests drive; this file only parses, locks and rewrites.
+ * them to the flow's law. A TCP segment's EV goes into its flow label,
+ * and under ARCANE a data segment's EV into the flow's sequence log, from
+ * which lb_ingress recovers the EVs each ACK covers. The laws are
+ * kernel/core's, the same functions the unit tests drive; this file only
+ * parses, locks and rewrites.
  *
  * A flow's state lives in a HASH map (an LRU map cannot hold a
  * bpf_spin_lock) under its lock; the lock is never held across a helper
@@ -29,11 +34,13 @@
 #include "uno_lb.h"
 #include "core_types.h"
 #include "arcane_core.h"
+#include "arcane_txlog.h"
 #include "flowlet_core.h"
 #include "plb_core.h"
 #include "lb_params.h"
 
 #define LB_MAX_FLOWS	65536
+#define LB_MAX_TXLOGS	4096
 
 struct lb_flow {
 	struct bpf_spin_lock lock;
@@ -67,6 +74,22 @@ struct {
 	__type(value, struct lb_flow);
 } lb_flows SEC(".maps");
 
+/*
+ * ARCANE over TCP: each flow's sequence-to-EV log (arcane_txlog.h), 840
+ * bytes, guarded by the flow's lock in lb_flows. LRU, since TCP flows come
+ * and go: a live flow whose log was evicted starts a new one, which only
+ * loses what the old one would have taught.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, LB_MAX_TXLOGS);
+	__type(key, struct lb_flow_key);
+	__type(value, struct arcane_txlog);
+} lb_txlogs SEC(".maps");
+
+/* A new log, all zeros: too big for the stack. */
+static const struct arcane_txlog lb_txlog_zero;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, __LB_STAT_MAX);
@@ -82,12 +105,17 @@ struct {
 	__type(value, u64);
 } lb_ev_hist SEC(".maps");
 
-static __always_inline void lb_count(u32 stat)
+static __always_inline void lb_count_n(u32 stat, u64 n)
 {
 	u64 *v = bpf_map_lookup_elem(&lb_stats, &stat);
 
 	if (v)
-		*v += 1;
+		*v += n;
+}
+
+static __always_inline void lb_count(u32 stat)
+{
+	lb_count_n(stat, 1);
 }
 
 /* Where a parsed packet's fields are, and its flow. */
@@ -96,9 +124,14 @@ struct lb_pkt {
 	u32 l4_off;		/* from the start of the frame */
 	u32 csum_off;		/* UDP */
 	u32 shim_off;		/* UDP */
+	u32 seq;		/* TCP, host order */
+	u32 end_seq;		/* TCP: seq + data + SYN + FIN */
+	u32 ack_seq;		/* TCP */
 	u8 tcp_flags;		/* TCP: CWR ECE URG ACK PSH RST SYN FIN */
 };
 
+#define LB_TCP_FIN	0x01
+#define LB_TCP_SYN	0x02
 #define LB_TCP_ACK	0x10
 #define LB_TCP_ECE	0x40
 
@@ -161,12 +194,26 @@ static __always_inline bool lb_parse_tcp(struct __sk_buff *skb,
 {
 	struct tcphdr tcp;
 
+	u32 hdr_end;
+
 	if (bpf_skb_load_bytes(skb, p->l4_off, &tcp, sizeof(tcp)) ||
 	    tcp.doff < 5)
+		return false;
+	hdr_end = p->l4_off + tcp.doff * 4;
+	if (hdr_end > skb->len)
 		return false;
 	p->key.sport = tcp.source;
 	p->key.dport = tcp.dest;
 	p->tcp_flags = ((u8 *)&tcp)[13];
+	p->seq = bpf_ntohl(tcp.seq);
+	p->ack_seq = bpf_ntohl(tcp.ack_seq);
+	/*
+	 * The data runs to the end of the skb, which a sender's egress
+	 * holds unpadded; a GSO skb's is its whole burst, which one EV
+	 * covers.
+	 */
+	p->end_seq = p->seq + (skb->len - hdr_end) +
+		     !!(p->tcp_flags & LB_TCP_SYN) + !!(p->tcp_flags & LB_TCP_FIN);
 	return true;
 }
 
@@ -249,6 +296,44 @@ static __always_inline u16 lb_choose(struct lb_flow *f, u32 mode,
 	}
 }
 
+/*
+ * ARCANE over TCP (arcane_txlog.h): a segment that takes sequence space
+ * (data, a SYN, a FIN) takes the law's EV and goes into the flow's log
+ * (log, looked up before the lock), so that a SYN or FIN resent after a
+ * loss explores another path too; a pure ACK (log NULL) keeps the flow's
+ * last EV and teaches nothing. The flow's lock is held.
+ */
+static __always_inline u16 lb_choose_tcp_arcane(struct lb_flow *f,
+						struct arcane_txlog *log,
+						const struct lb_pkt *p,
+						const struct lb_params *lp,
+						u32 *stat, u64 *overwritten)
+{
+	u64 before;
+	u16 ev;
+
+	if (!log)
+		return f->cur_ev;
+	ev = lb_choose(f, LB_MODE_ARCANE, lp, 0, 0, stat);
+	before = log->overwritten;
+	arcane_txlog_on_send(log, p->seq, p->end_seq, ev);
+	*overwritten = log->overwritten - before;
+	f->cur_ev = ev;
+	return ev;
+}
+
+/* A TCP flow's log, a new one if it has none. */
+static __always_inline struct arcane_txlog *
+lb_txlog_get(const struct lb_flow_key *key)
+{
+	struct arcane_txlog *log = bpf_map_lookup_elem(&lb_txlogs, key);
+
+	if (log)
+		return log;
+	bpf_map_update_elem(&lb_txlogs, key, &lb_txlog_zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&lb_txlogs, key);
+}
+
 /* The UDP source port, and the shim's ev, rewritten; checksum fixed. */
 static __always_inline int lb_write_ev(struct __sk_buff *skb,
 				       const struct lb_pkt *p,
@@ -307,9 +392,8 @@ lb_policy_of(const struct lb_flow_key *key)
 }
 
 /*
- * Whether the datapath steers this packet, and by which mode: a UDP
- * datagram needs the shim if its policy says so; a TCP segment takes any
- * mode but ARCANE, whose echo TCP does not carry (arcane.md 3.7).
+ * Whether the datapath steers this packet: a UDP datagram needs the shim
+ * if its policy says so; a TCP segment takes any mode.
  */
 static __always_inline bool lb_steered(struct __sk_buff *skb,
 				       const struct lb_pkt *p,
@@ -319,7 +403,7 @@ static __always_inline bool lb_steered(struct __sk_buff *skb,
 	if (mode == LB_MODE_PASSTHRU)
 		return false;
 	if (p->key.proto == IPPROTO_TCP)
-		return mode != LB_MODE_ARCANE;
+		return true;
 	if (bpf_skb_load_bytes(skb, p->shim_off, shim, sizeof(*shim)))
 		return false;
 	return !(pol->flags & LB_POLICY_REQUIRE_SHIM) ||
@@ -335,9 +419,11 @@ int lb_egress(struct __sk_buff *skb)
 	struct lb_params lp;
 	struct lb_cfg *cfg;
 	struct lb_flow *f;
+	struct arcane_txlog *log = NULL;
 	struct lb_pkt p;
 	u32 mode, rnd, stat = __LB_STAT_MAX, hist;
-	u64 now, *n;
+	u64 now, *n, overwritten = 0;
+	bool tcp_arcane;
 	int err;
 	u16 ev;
 
@@ -362,12 +448,25 @@ int lb_egress(struct __sk_buff *skb)
 	f = lb_flow_get(&p.key, &lp, rnd);
 	if (!f)
 		return TC_ACT_OK;
+	tcp_arcane = p.key.proto == IPPROTO_TCP && mode == LB_MODE_ARCANE;
+	if (tcp_arcane && p.end_seq != p.seq) {
+		log = lb_txlog_get(&p.key);
+		if (!log) {
+			lb_count(LB_STAT_FLOW_TABLE_FULL);
+			return TC_ACT_OK;
+		}
+	}
 	bpf_spin_lock(&f->lock);
-	ev = lb_choose(f, mode, &lp, now, rnd, &stat);
+	if (tcp_arcane)
+		ev = lb_choose_tcp_arcane(f, log, &p, &lp, &stat, &overwritten);
+	else
+		ev = lb_choose(f, mode, &lp, now, rnd, &stat);
 	f->last_tx_ns = now;
 	bpf_spin_unlock(&f->lock);
 	if (stat != __LB_STAT_MAX)
 		lb_count(stat);
+	if (overwritten)
+		lb_count_n(LB_STAT_TXLOG_OVERWRITTEN, overwritten);
 	if (p.key.proto == IPPROTO_UDP)
 		err = lb_write_ev(skb, &p, cfg, p.key.sport, shim.ev, ev);
 	else
@@ -419,6 +518,8 @@ static __always_inline bool lb_echo_of(struct __sk_buff *skb,
 SEC("tc")
 int lb_ingress(struct __sk_buff *skb)
 {
+	struct arcane_txlog_acked acked = {};
+	struct arcane_txlog *log = NULL;
 	struct lb_flow_key key;
 	struct lb_params lp;
 	struct lb_echo e;
@@ -462,11 +563,17 @@ int lb_ingress(struct __sk_buff *skb)
 		stat = e.ce ? LB_STAT_FB_CE : LB_STAT_FB_GOOD;
 	if (p.key.proto == IPPROTO_UDP && e.ev >= cfg->num_ev)
 		stat = LB_STAT_FB_IGNORED;
+	/* A TCP flow has a log only while ARCANE steers its data. */
+	if (p.key.proto == IPPROTO_TCP)
+		log = bpf_map_lookup_elem(&lb_txlogs, &key);
 	now = bpf_ktime_get_ns();
 	rnd = bpf_get_prandom_u32();
 	bpf_spin_lock(&f->lock);
 	if (p.key.proto == IPPROTO_UDP)
 		arcane_on_feedback(&f->arcane, &lp.arcane, e.kind, e.ev, e.ce);
+	else if (log)
+		arcane_txlog_on_ack(log, &f->arcane, &lp.arcane, p.ack_seq,
+				    e.ce, &acked);
 	/*
 	 * PLB's rounds count ACKs; the datapath does not know what is in
 	 * flight, so a flow that sent nothing since the previous feedback
@@ -481,6 +588,11 @@ int lb_ingress(struct __sk_buff *skb)
 	lb_count(stat);
 	if (rehashed)
 		lb_count(LB_STAT_PLB_REHASHES);
+	if (log) {
+		lb_count_n(LB_STAT_TXLOG_ACKED,
+			   acked.good + acked.ce + acked.withheld);
+		lb_count_n(LB_STAT_TXLOG_WITHHELD, acked.withheld);
+	}
 	/* The ACK goes on to the transport, which needs it as much. */
 	return TC_ACT_OK;
 }

@@ -109,6 +109,9 @@ enum lb_stat {
 	LB_STAT_FB_NACK,
 	LB_STAT_FB_IGNORED,	/* an echoed EV >= num_ev */
 	LB_STAT_PLB_REHASHES,	/* PLB: EVs drawn after congested rounds */
+	LB_STAT_TXLOG_ACKED,	/* ARCANE over TCP: logged segments ACKed */
+	LB_STAT_TXLOG_WITHHELD,	/* ... whose data was resent: EV not recycled */
+	LB_STAT_TXLOG_OVERWRITTEN,	/* entries dropped from a full log */
 	__LB_STAT_MAX,
 };
 

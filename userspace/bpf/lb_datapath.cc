@@ -26,7 +26,8 @@ namespace uno {
 namespace {
 
 constexpr const char *kBpffs = "/sys/fs/bpf";
-constexpr const char *kMaps[] = { "lb_cfg", "lb_policy", "lb_flows", "lb_stats", "lb_ev_hist" };
+constexpr const char *kMaps[] = { "lb_cfg",   "lb_policy",  "lb_flows",
+				  "lb_stats", "lb_ev_hist", "lb_txlogs" };
 constexpr const char *kProgs[] = { "lb_egress", "lb_ingress" };
 // An empty directory among the pins: the clsact is the datapath's, made
 // when it was attached.
@@ -210,8 +211,10 @@ void configure(::lb *skel, const LbConf &c)
 
 	bpf_map_lookup_elem(cfg_fd, &zero, &old);
 	if (old.num_ev && (old.mode != c.cfg.mode || old.num_ev != c.cfg.num_ev ||
-			   old.ev_base != c.cfg.ev_base))
+			   old.ev_base != c.cfg.ev_base)) {
 		clear_map(bpf_map__fd(skel->maps.lb_flows), sizeof(lb_flow_key));
+		clear_map(bpf_map__fd(skel->maps.lb_txlogs), sizeof(lb_flow_key));
+	}
 	if (bpf_map_update_elem(cfg_fd, &zero, &c.cfg, BPF_ANY))
 		fail("writing lb_cfg", errno);
 	clear_map(pol_fd, sizeof(lb_policy_key));
@@ -242,8 +245,11 @@ Skel load(const std::string &dir)
 		if (!skel)
 			fail("opening bpf/lb.bpf.c", errno);
 		bpf_map *m;
+		// The state and the settings; the programs' own constants
+		// (.rodata) are loaded with them each time.
 		bpf_object__for_each_map(m, skel->obj)
-			bpf_map__set_pin_path(m, (dir + "/" + bpf_map__name(m)).c_str());
+			if (!bpf_map__is_internal(m))
+				bpf_map__set_pin_path(m, (dir + "/" + bpf_map__name(m)).c_str());
 		const int err = lb__load(skel.get());
 		if (!err)
 			return skel;
@@ -396,7 +402,8 @@ const char *lb_stat_name(uint32_t stat)
 		"pkts_seen",	   "pkts_rewritten",	"parse_skips", "flows_created",
 		"flow_table_full", "acks_parsed",	"acks_unknown_flow",
 		"tx_explore",	   "tx_cached",		"fb_good",     "fb_ce",
-		"fb_nack",	   "fb_ignored",	"plb_rehashes",
+		"fb_nack",	   "fb_ignored",	"plb_rehashes", "txlog_acked",
+		"txlog_withheld",  "txlog_overwritten",
 	};
 	return stat < __LB_STAT_MAX ? names[stat] : "?";
 }

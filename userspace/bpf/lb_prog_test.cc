@@ -145,10 +145,12 @@ Frame reply_frame(bool v6, uint8_t type, uint16_t ev, bool ce)
 
 // An Ethernet frame with an IPv6 TCP segment from fd00::1 port kSrcPort to
 // fd00::2 port kDstPort (the other way for a reply), traffic class 0xb8
-// and flow label 0x12345, 16 bytes of payload, TCP flags `flags`.
-Bytes tcp6_frame(bool reply, uint8_t flags)
+// and flow label 0x12345, `payload` bytes of data, TCP flags `flags`,
+// sequence and acknowledgement numbers seq and ack.
+Bytes tcp6_frame(bool reply, uint8_t flags, size_t payload = 16, uint32_t seq = 0,
+		 uint32_t ack = 0)
 {
-	const size_t tcp_len = kTcpLen + 16;
+	const size_t tcp_len = kTcpLen + payload;
 	Bytes b(kEthLen + kIp6Len + tcp_len, 0);
 	for (int i = 0; i < 6; i++) {
 		b[i] = 0x02;
@@ -168,9 +170,11 @@ Bytes tcp6_frame(bool reply, uint8_t flags)
 	const size_t tcp = kEthLen + kIp6Len;
 	put16(b, tcp, reply ? kDstPort : kSrcPort);
 	put16(b, tcp + 2, reply ? kSrcPort : kDstPort);
+	put32(b, tcp + 4, seq);
+	put32(b, tcp + 8, ack);
 	b[tcp + 12] = 5 << 4; // data offset
 	b[tcp + 13] = flags;
-	for (size_t i = 0; i < 16; i++)
+	for (size_t i = 0; i < payload; i++)
 		b[tcp + kTcpLen + i] = static_cast<uint8_t>(0xc0 + i);
 	return b;
 }
@@ -261,9 +265,8 @@ protected:
 
 	// A TCP/IPv6 segment through lb_egress: the EV its flow label
 	// carries, every other byte unchanged.
-	uint16_t send_tcp6()
+	uint16_t send_tcp6(const Bytes &in = tcp6_frame(false, kTcpAck))
 	{
-		const Bytes in = tcp6_frame(false, kTcpAck);
 		const Bytes out = run(skel_->progs.lb_egress, in);
 		const uint32_t label = flow_label(out);
 		EXPECT_GE(label, kEvBase);
@@ -469,12 +472,74 @@ TEST_F(LbProg, TcpIpv6CarriesTheEvInItsFlowLabel)
 	expect_untouched(skel_->progs.lb_egress, udp_frame(true, kSrcPort, kDstPort).bytes);
 }
 
-// ARCANE needs the shim's echo, which TCP does not carry: a TCP flow
-// under it is left alone (arcane.md 3.7), as is TCP over IPv4.
-TEST_F(LbProg, TcpUnderArcaneOrOverIpv4PassesUnharmed)
+// ARCANE over TCP (arcane.md 3.7; kernel/core/arcane_txlog.h): data
+// segments of 1000 bytes from sequence number 5000 explore EVs 0..2 (the
+// initial phase, bdp_pkts 3) and are logged; a clean ACK of the first two
+// recycles EVs 0 and 1, which the next segments take, oldest first; an
+// ECE ACK recycles nothing, so the flow explores again; a retransmission
+// withholds the EV of the copy it replaces. A pure ACK keeps the last EV
+// and is not logged; an ACK of another flow feeds nothing.
+TEST_F(LbProg, TcpArcaneRecyclesTheEvsAnAckCovers)
 {
 	configure(config(LB_MODE_ARCANE, 8), __LB_MODE_MAX, 0, IPPROTO_TCP);
-	expect_untouched(skel_->progs.lb_egress, tcp6_frame(false, kTcpAck));
+	const auto data = [&](uint32_t seq) {
+		return send_tcp6(tcp6_frame(false, kTcpAck, 1000, seq));
+	};
+	const auto ack = [&](uint32_t ack_seq, bool ece) {
+		const Bytes in = tcp6_frame(true, static_cast<uint8_t>(kTcpAck | (ece ? kTcpEce : 0)),
+					    0, 1, ack_seq);
+		EXPECT_EQ(run(skel_->progs.lb_ingress, in), in);
+	};
+	EXPECT_EQ(data(5000), 0);
+	EXPECT_EQ(data(6000), 1);
+	EXPECT_EQ(data(7000), 2);
+	EXPECT_EQ(send_tcp6(tcp6_frame(false, kTcpAck, 0, 8000)), 2); // a pure ACK
+	ack(7000, false);
+	EXPECT_EQ(stat(LB_STAT_TXLOG_ACKED), 2u);
+	EXPECT_EQ(data(8000), 0);
+	EXPECT_EQ(data(9000), 1);
+	EXPECT_EQ(stat(LB_STAT_TX_CACHED), 2u);
+	ack(9000, true);			// EVs 2 and 0 CE-marked
+	EXPECT_EQ(data(10000), 3);
+	EXPECT_EQ(stat(LB_STAT_TX_EXPLORE), 4u);
+	// EV 1's segment [9000, 10000) was lost: resent, on EV 4.
+	EXPECT_EQ(data(9000), 4);
+	ack(11000, false);
+	EXPECT_EQ(stat(LB_STAT_TXLOG_ACKED), 7u);
+	EXPECT_EQ(stat(LB_STAT_TXLOG_WITHHELD), 1u);
+	EXPECT_EQ(data(11000), 3);		// EV 1 withheld: 3, then 4
+	EXPECT_EQ(data(12000), 4);
+	EXPECT_EQ(data(13000), 5);
+	// Another flow's ACK (other ports) changes nothing.
+	Bytes other = tcp6_frame(true, kTcpAck, 0, 1, 14000);
+	put16(other, kEthLen + kIp6Len, kDstPort + 1);
+	EXPECT_EQ(run(skel_->progs.lb_ingress, other), other);
+	EXPECT_EQ(stat(LB_STAT_TXLOG_ACKED), 7u);
+	EXPECT_EQ(stat(LB_STAT_FB_GOOD), 2u);
+	EXPECT_EQ(stat(LB_STAT_FB_CE), 1u);
+	EXPECT_EQ(stat(LB_STAT_TXLOG_OVERWRITTEN), 0u);
+}
+
+// A SYN takes sequence space: it is logged with an explored EV, and sent
+// again after a loss it explores the next one, the first withheld when
+// the SYN-ACK covers both; the retransmission's EV is the one recycled.
+TEST_F(LbProg, TcpArcaneResentSynTakesAnotherPath)
+{
+	configure(config(LB_MODE_ARCANE, 8), __LB_MODE_MAX, 0, IPPROTO_TCP);
+	const Bytes syn = tcp6_frame(false, 0x02, 0, 100);
+	EXPECT_EQ(send_tcp6(syn), 0);
+	EXPECT_EQ(send_tcp6(syn), 1);
+	const Bytes synack = tcp6_frame(true, 0x12, 0, 7, 101);
+	EXPECT_EQ(run(skel_->progs.lb_ingress, synack), synack);
+	EXPECT_EQ(stat(LB_STAT_TXLOG_ACKED), 2u);
+	EXPECT_EQ(stat(LB_STAT_TXLOG_WITHHELD), 1u);
+	EXPECT_EQ(send_tcp6(tcp6_frame(false, kTcpAck, 1000, 101)), 2); // bdp_pkts 3
+	EXPECT_EQ(send_tcp6(tcp6_frame(false, kTcpAck, 1000, 1101)), 1);
+}
+
+// TCP over IPv4 has no field to steer by: it passes unharmed.
+TEST_F(LbProg, TcpOverIpv4PassesUnharmed)
+{
 	configure(config(LB_MODE_SPRAY_RR, 8), __LB_MODE_MAX, 0, IPPROTO_TCP);
 	Frame v4 = udp_frame(false, kSrcPort, kDstPort);
 	v4.bytes[kEthLen + 9] = IPPROTO_TCP;

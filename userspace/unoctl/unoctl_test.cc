@@ -243,7 +243,8 @@ TEST(LbJson, EveryField)
 		  R"({"bdp_pkts":40,"cache_hit_rate":0.25,"cache_size":8,"counters":{"acks_parsed":0,)"
 		  R"("acks_unknown_flow":0,"fb_ce":0,"fb_good":0,"fb_ignored":0,"fb_nack":0,)"
 		  R"("flow_table_full":0,"flows_created":0,"parse_skips":0,"pkts_rewritten":10,)"
-		  R"("pkts_seen":12,"plb_rehashes":0,"tx_cached":1,"tx_explore":3},"dev":"eth0",)"
+		  R"("pkts_seen":12,"plb_rehashes":0,"tx_cached":1,"tx_explore":3,)"
+		  R"("txlog_acked":0,"txlog_overwritten":0,"txlog_withheld":0},"dev":"eth0",)"
 		  R"("ev_base":49152,"ev_packets":{"0":7,"255":3},"exploration_rate":0.75,)"
 		  R"("flowlet_gap_us":1000,"flows":2,"mode":"arcane","num_ev":256,)"
 		  R"("plb_cong_thresh":128,"plb_idle_rounds":3,"plb_rehash_rounds":12,)"
@@ -269,7 +270,8 @@ TEST(LbText, Lines)
 		  " NOT attached flows 2 EVs used 2 exploration_rate 0.750 cache_hit_rate 0.250\n"
 		  " acks_parsed 0 acks_unknown_flow 0 fb_ce 0 fb_good 0 fb_ignored 0 fb_nack 0 "
 		  "flow_table_full 0 flows_created 0 parse_skips 0 pkts_rewritten 10 pkts_seen 12 "
-		  "plb_rehashes 0 tx_cached 1 tx_explore 3\n");
+		  "plb_rehashes 0 tx_cached 1 tx_explore 3 txlog_acked 0 txlog_overwritten 0 "
+		  "txlog_withheld 0\n");
 }
 
 using LbShow = RcShow; // the command, in a scratch directory
