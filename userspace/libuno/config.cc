@@ -548,9 +548,8 @@ std::optional<LbConf> Parser::lb(const toml::table &t)
 		} else if (k == "tcp-mode") {
 			auto s = node.as_string();
 			auto m = s ? lb_mode_of(s->get()) : std::nullopt;
-			if (!m || *m == LB_MODE_ARCANE)
-				bad("expected one of " + lb_mode_names() +
-				    " but arcane, whose echo TCP does not carry");
+			if (!m)
+				bad("expected one of " + lb_mode_names());
 			else
 				l.tcp_mode = *m;
 		} else if (k == "require-shim") {

@@ -42,7 +42,7 @@ struct LbConf {
 	std::vector<uint16_t> ports; // UDP destination ports, sorted, unique
 	bool require_shim = true; // only datagrams that open with the shim
 	std::vector<uint16_t> tcp_ports; // TCP destination ports, likewise
-	uint32_t tcp_mode = LB_MODE_FLOWLET; // any but ARCANE
+	uint32_t tcp_mode = LB_MODE_FLOWLET;
 
 	// The defaults of Documentation/lb.rst: ARCANE on 256 EVs from
 	// 49152, a ring of 8, arcane.md's 40-packet BDP, a 1 ms flowlet gap,

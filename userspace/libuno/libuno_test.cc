@@ -318,8 +318,8 @@ const BadFile kBadFiles[] = {
 	// [[lb]]
 	{ "no dev", "[[lb]]\nports = [1]\n", 1, "[[lb]]: 'dev' is required" },
 	{ "no ports", "[[lb]]\ndev = \"e\"\n", 1, "[[lb]]: 'ports' or 'tcp-ports' is required" },
-	{ "tcp arcane", "[[lb]]\ndev = \"e\"\ntcp-ports = [5]\ntcp-mode = \"arcane\"\n", 4,
-	  "lb.tcp-mode: expected one of ecmp, spray, spray_rr, arcane, flowlet, plb, passthru but arcane" },
+	{ "tcp mode", "[[lb]]\ndev = \"e\"\ntcp-ports = [5]\ntcp-mode = \"fast\"\n", 4,
+	  "lb.tcp-mode: expected one of ecmp, spray, spray_rr, arcane, flowlet, plb, passthru" },
 	{ "empty ports", "[[lb]]\ndev = \"e\"\nports = []\n", 3, "lb.ports: expected a list" },
 	{ "tcp port 0", "[[lb]]\ndev = \"e\"\ntcp-ports = [0]\n", 3,
 	  "lb.tcp-ports: expected a port, 1..65535" },
