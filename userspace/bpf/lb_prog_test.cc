@@ -200,26 +200,66 @@ lb_cfg config(uint32_t mode, uint16_t num_ev)
 	return c;
 }
 
+// Deletes every key of a hash map.
+void clear_hash(const bpf_map *m)
+{
+	std::vector<uint8_t> key(bpf_map__key_size(m));
+	while (!bpf_map__get_next_key(m, nullptr, key.data(), key.size()))
+		ASSERT_EQ(bpf_map__delete_elem(m, key.data(), key.size(), 0), 0);
+}
+
+// Zeroes every entry of a per-CPU array of u64.
+void zero_percpu(const bpf_map *m)
+{
+	const std::vector<uint64_t> zero(static_cast<size_t>(libbpf_num_possible_cpus()));
+	for (uint32_t k = 0; k < bpf_map__max_entries(m); k++)
+		ASSERT_EQ(bpf_map__update_elem(m, &k, sizeof(k), zero.data(),
+					       zero.size() * sizeof(uint64_t), BPF_ANY),
+			  0);
+}
+
 class LbProg : public ::testing::Test {
 protected:
-	void SetUp() override
+	// The programs are loaded and verified once (a second or so under
+	// the VM's TCG); each test starts from empty maps.
+	static void SetUpTestSuite()
 	{
 		skel_ = lb__open_and_load();
-		if (!skel_ && (errno == EPERM || errno == EACCES))
-			GTEST_SKIP() << "loading BPF programs: " << std::strerror(errno)
-				     << " (needs root; the VM runs these)";
-		ASSERT_NE(skel_, nullptr) << std::strerror(errno);
+		load_errno_ = skel_ ? 0 : errno;
 	}
 
-	void TearDown() override { lb__destroy(skel_); }
+	static void TearDownTestSuite()
+	{
+		lb__destroy(skel_);
+		skel_ = nullptr;
+	}
 
-	void configure(const lb_cfg &c, uint32_t override_mode = __LB_MODE_MAX,
-		       uint32_t flags = 0, uint8_t proto = IPPROTO_UDP)
+	void SetUp() override
+	{
+		if (load_errno_ == EPERM || load_errno_ == EACCES)
+			GTEST_SKIP() << "loading BPF programs: " << std::strerror(load_errno_)
+				     << " (needs root; the VM runs these)";
+		ASSERT_NE(skel_, nullptr) << std::strerror(load_errno_);
+		configure_only(lb_cfg{});
+		clear_hash(skel_->maps.lb_policy);
+		clear_hash(skel_->maps.lb_flows);
+		clear_hash(skel_->maps.lb_txlogs);
+		zero_percpu(skel_->maps.lb_stats);
+		zero_percpu(skel_->maps.lb_ev_hist);
+	}
+
+	void configure_only(const lb_cfg &c)
 	{
 		const uint32_t zero = 0;
 		ASSERT_EQ(bpf_map__update_elem(skel_->maps.lb_cfg, &zero, sizeof(zero), &c,
 					       sizeof(c), BPF_ANY),
 			  0);
+	}
+
+	void configure(const lb_cfg &c, uint32_t override_mode = __LB_MODE_MAX,
+		       uint32_t flags = 0, uint8_t proto = IPPROTO_UDP)
+	{
+		configure_only(c);
 		lb_policy_key k = {};
 		k.proto = proto;
 		k.dport = htons(kDstPort);
@@ -302,7 +342,8 @@ protected:
 		return sum;
 	}
 
-	lb *skel_ = nullptr;
+	static inline lb *skel_ = nullptr;
+	static inline int load_errno_ = 0;
 	uint64_t seq_ = 0;
 };
 
