@@ -34,6 +34,7 @@ double ns_to_us(uint64_t ns)
 	return static_cast<double>(ns) / 1e3;
 }
 
+
 Json unorc_stats_json(const UnorcFlowStats &u)
 {
 	return {{"class", u.cls}, {"code", u.code}, {"subflows", u.subflows},
@@ -41,7 +42,7 @@ Json unorc_stats_json(const UnorcFlowStats &u)
 		{"retransmissions", u.retransmissions}, {"timeouts", u.timeouts},
 		{"rto_events", u.rto_events}, {"nacks", u.nacks}, {"trim_nacks", u.trim_nacks},
 		{"repath_events", u.repath_events}, {"max_cwnd", u.max_cwnd},
-		{"base_rtt_us", u.base_rtt_us}, {"drops", u.drops}};
+		{"base_rtt_us", u.base_rtt_us}, {"drops", u.drops}, {"rtt_us_hist", unorc::rtt_hist_json<Json>(u.rtt_us)}};
 }
 
 Json client_flow_json(const ClientFlowResult &r, std::optional<double> rate_mbps)
@@ -147,11 +148,17 @@ Json unorc_totals(const std::vector<ClientFlowResult> &flows)
 		t.trim_nacks += r.unorc->trim_nacks;
 		t.repath_events += r.unorc->repath_events;
 		t.drops += r.unorc->drops;
+		t.rtt_us.merge(r.unorc->rtt_us);
 	}
+	const Json none;
 	return {{"packets_sent", t.packets_sent}, {"bytes_sent", t.bytes_sent},
 		{"retransmissions", t.retransmissions}, {"timeouts", t.timeouts},
 		{"rto_events", t.rto_events}, {"nacks", t.nacks}, {"trim_nacks", t.trim_nacks},
-		{"repath_events", t.repath_events}, {"drops", t.drops}};
+		{"repath_events", t.repath_events}, {"drops", t.drops},
+		{"rtt_samples", t.rtt_us.samples()},
+		{"rtt_us_p50", t.rtt_us.samples() ? Json(t.rtt_us.quantile(0.5)) : none},
+		{"rtt_us_p99", t.rtt_us.samples() ? Json(t.rtt_us.quantile(0.99)) : none},
+		{"rtt_us_hist", unorc::rtt_hist_json<Json>(t.rtt_us)}};
 }
 
 } // namespace

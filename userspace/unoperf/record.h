@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rtt_hist.h"
 #include "spec.h"
 
 namespace unoperf {
@@ -45,6 +46,7 @@ struct UnorcFlowStats {
 	uint64_t max_cwnd = 0;
 	uint32_t base_rtt_us = 0;
 	uint64_t drops = 0; // replies dropped before the sender saw them
+	unorc::RttHistogram rtt_us; // every ACK's RTT sample
 };
 
 struct ClientFlowResult {

@@ -431,6 +431,9 @@ TEST(Json, UnorcFlowAndServerRecord)
 	u.nacks = 1;
 	u.max_cwnd = 65000;
 	u.base_rtt_us = 120;
+	u.rtt_us.add(120);
+	u.rtt_us.add(121);
+	u.rtt_us.add(250);
 	r.unorc = u;
 	run.flows = {r};
 	const Json j = client_report_json(run);
@@ -440,8 +443,11 @@ TEST(Json, UnorcFlowAndServerRecord)
 		  R"({"class":"inter","code":"8+2","subflows":10,"packets_sent":900,)"
 		  R"("bytes_sent":1250000,"retransmissions":3,"timeouts":0,"rto_events":0,)"
 		  R"("nacks":1,"trim_nacks":0,"repath_events":0,"max_cwnd":65000,"base_rtt_us":120,)"
-		  R"("drops":0})");
+		  R"("drops":0,"rtt_us_hist":{"120":2,"248":1}})");
 	EXPECT_EQ(j["summary"]["unorc"]["packets_sent"], 900);
+	EXPECT_EQ(j["summary"]["unorc"]["rtt_samples"], 3);
+	EXPECT_EQ(j["summary"]["unorc"]["rtt_us_p50"], 120);
+	EXPECT_EQ(j["summary"]["unorc"]["rtt_us_p99"], 248);
 	EXPECT_EQ(j["summary"]["unorc"]["retransmissions"], 3);
 	run.transport = "tcp";
 	EXPECT_FALSE(client_report_json(run)["summary"].contains("unorc"));

@@ -435,6 +435,7 @@ void UnorcLoop::record_stats(Flow &f)
 		u.max_cwnd = s.max_cwnd;
 		u.base_rtt_us = f.tx->cc().base_rtt_us;
 		u.drops = s.drops.total();
+		u.rtt_us = s.rtt_us;
 	}
 }
 

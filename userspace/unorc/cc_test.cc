@@ -346,6 +346,7 @@ TEST_F(FlowCcTest, TrimmedNackIsSmarttsNack)
 	EXPECT_EQ(tx_->cc().law, CcLaw::Smartt);
 	EXPECT_EQ(tx_->cc().base_rtt_us, 100u);
 	EXPECT_EQ(tx_->stats().max_rtt_us, 100u);
+	EXPECT_EQ(tx_->stats().rtt_us.counts(), (std::map<uint32_t, uint64_t>{ { 100, 1 } }));
 	EXPECT_EQ(tx_->cwnd_bytes(), 12554u);
 	tx_->run(100 * kUs);
 	const std::vector<PacketHeader> sent = received();

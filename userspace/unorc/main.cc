@@ -261,6 +261,7 @@ int run_send(const SendOptions &o)
 		{ "cc", cc_law_name(tx.cc().law) },
 		{ "cwnd", tx.cwnd_bytes() }, { "max_cwnd", s.max_cwnd },
 		{ "base_rtt_us", tx.cc().base_rtt_us }, { "max_rtt_us", s.max_rtt_us },
+		{ "rtt_us_hist", rtt_hist_json<json>(s.rtt_us) },
 		// UnoCC's class of the flow (spec 3.5); no other law has one.
 		{ "uno_inter", tx.cc().law == CcLaw::Uno ? json(uno_is_inter(&o.tx.cc, tx.cc().base_rtt_us))
 							 : json(nullptr) },

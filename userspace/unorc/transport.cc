@@ -298,6 +298,7 @@ void SenderFlow::on_ack(const Ack &a, uint64_t now_ns)
 		const uint32_t rtt = static_cast<uint32_t>(sample);
 		min_rtt_us_ = std::min(min_rtt_us_, rtt);
 		stats_.max_rtt_us = std::max<uint64_t>(stats_.max_rtt_us, rtt);
+		stats_.rtt_us.add(rtt);
 		// TCP's srtt: gain 1/8 (RFC 6298).
 		srtt_us_ = srtt_us_ ? srtt_us_ - srtt_us_ / 8 + rtt / 8 : rtt;
 	}

@@ -36,6 +36,7 @@
 #include "sender.h"
 
 #include "cc.h"
+#include "rtt_hist.h"
 
 namespace unorc {
 
@@ -137,6 +138,8 @@ struct FlowStats {
 	// The longest round trip an ACK measured: the base RTT plus the
 	// most queueing the path held.
 	uint64_t max_rtt_us = 0;
+	// Every round trip an ACK measured, one per packet it answered.
+	RttHistogram rtt_us;
 	// Replies the kernel dropped at the flow's sockets for want of
 	// buffer (SO_RXQ_OVFL), summed over them; a socket a re-path
 	// replaced counts what it reported last.
