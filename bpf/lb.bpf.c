@@ -47,7 +47,7 @@ struct lb_flow {
 	struct arcane_flow arcane;
 	struct flowlet_flow flowlet;
 	struct plb_flow plb;
-	u16 cur_ev;		/* ECMP: the flow's EV */
+	u16 cur_ev;		/* ECMP: the flow's EV; TCP under ARCANE: the last */
 	u16 rr;			/* SPRAY_RR: the next EV */
 	u64 last_tx_ns;
 	u64 last_fb_ns;
@@ -75,10 +75,15 @@ struct {
 } lb_flows SEC(".maps");
 
 /*
- * ARCANE over TCP: each flow's sequence-to-EV log (arcane_txlog.h), 840
- * bytes, guarded by the flow's lock in lb_flows. LRU, since TCP flows come
- * and go: a live flow whose log was evicted starts a new one, which only
- * loses what the old one would have taught.
+ * ARCANE over TCP: each flow's sequence-to-EV log (arcane_txlog.h), 816
+ * bytes, written under the flow's lock in lb_flows. LRU, since TCP flows
+ * come and go: a live flow whose log was evicted starts a new one, which
+ * only loses what the old one would have taught. An LRU map reuses an
+ * evicted element at once, so a CPU still holding the evicted flow's
+ * pointer can write into the new owner's log under the other flow's lock:
+ * that corrupts only the two logs' entries (every index is masked, and
+ * an EV of num_ev or more is ignored by the law), a loss of information
+ * of the same kind, while more than LB_MAX_TXLOGS flows are live.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -300,8 +305,10 @@ static __always_inline u16 lb_choose(struct lb_flow *f, u32 mode,
  * ARCANE over TCP (arcane_txlog.h): a segment that takes sequence space
  * (data, a SYN, a FIN) takes the law's EV and goes into the flow's log
  * (log, looked up before the lock), so that a SYN or FIN resent after a
- * loss explores another path too; a pure ACK (log NULL) keeps the flow's
- * last EV and teaches nothing. The flow's lock is held.
+ * loss takes the law's next EV, not its lost copy's; a bare SYN of
+ * another sequence number opens a new connection, and a new log. A pure
+ * ACK (log NULL) keeps the flow's last EV and teaches nothing. The flow's
+ * lock is held.
  */
 static __always_inline u16 lb_choose_tcp_arcane(struct lb_flow *f,
 						struct arcane_txlog *log,
@@ -314,6 +321,8 @@ static __always_inline u16 lb_choose_tcp_arcane(struct lb_flow *f,
 
 	if (!log)
 		return f->cur_ev;
+	if ((p->tcp_flags & (LB_TCP_SYN | LB_TCP_ACK)) == LB_TCP_SYN)
+		arcane_txlog_on_syn(log, p->seq);
 	ev = lb_choose(f, LB_MODE_ARCANE, lp, 0, 0, stat);
 	before = log->overwritten;
 	arcane_txlog_on_send(log, p->seq, p->end_seq, ev);
@@ -498,10 +507,12 @@ static __always_inline bool lb_echo_of(struct __sk_buff *skb,
 		/*
 		 * A DCTCP (or uno) receiver sets ECE on an ACK exactly
 		 * when the segments it covers were CE-marked (arcane.md
-		 * 3.7, item 3).
+		 * 3.7, item 3). On a SYN-ACK, ECE agrees to ECN (RFC
+		 * 3168 6.1.1): no mark.
 		 */
 		e->kind = ARCANE_FB_ACK;
-		e->ce = p->tcp_flags & LB_TCP_ECE;
+		e->ce = (p->tcp_flags & LB_TCP_ECE) &&
+			!(p->tcp_flags & LB_TCP_SYN);
 		e->ev = LB_SHIM_EV_NONE;
 		return p->tcp_flags & LB_TCP_ACK;
 	}
@@ -563,7 +574,7 @@ int lb_ingress(struct __sk_buff *skb)
 		stat = e.ce ? LB_STAT_FB_CE : LB_STAT_FB_GOOD;
 	if (p.key.proto == IPPROTO_UDP && e.ev >= cfg->num_ev)
 		stat = LB_STAT_FB_IGNORED;
-	/* A TCP flow has a log only while ARCANE steers its data. */
+	/* A TCP flow has a log once ARCANE steered a segment of it. */
 	if (p.key.proto == IPPROTO_TCP)
 		log = bpf_map_lookup_elem(&lb_txlogs, &key);
 	now = bpf_ktime_get_ns();

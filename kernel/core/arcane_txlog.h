@@ -14,23 +14,26 @@
  * ARCANE_TXLOG_POP_MAX of them, and hands each EV to arcane_on_feedback()
  * with the ACK's ECE bit as its CE echo.
  *
- * A segment that resends data already sent means the data's first copy
- * most likely died on its path, so when the cumulative ACK covers that
- * copy at last, its EV buys nothing, as a loss buys nothing in
+ * A segment that resends data already sent means an earlier copy of the
+ * data most likely died on its path, so when the cumulative ACK covers
+ * that copy at last, its EV buys nothing, as a loss buys nothing in
  * arcane_core.h. The log keeps the hull of the data resent, [resent_lo,
- * resent_hi), and withholds the EV of every first copy inside it; the
- * resending entries themselves are recycled when covered, since some copy
- * of their data got through. Between two holes resent in one recovery,
- * the hull also withholds segments that did arrive: it errs towards
- * recycling less, and needs no scan of the log per resend, which the BPF
- * verifier would walk once per entry (64 times the body, on every path).
- * arcane.md 3.7 instead withholds every EV of an ACK whose range holds a
- * resend, which would miss a lost copy more than POP_MAX entries ahead of
- * its resend. SACK blocks are not read (3.7 item 4): while a hole stands
- * the cumulative ACK stalls, nothing is recycled, and the flow explores.
+ * resent_hi), and counts the resends: an entry inside the hull that left
+ * before the latest resend is withheld, a first copy or an earlier resend
+ * alike, since either may be what the latest resend replaced. Only the
+ * latest resend's entries are recycled when covered. Between two holes
+ * resent in one recovery, the hull also withholds segments, and resends,
+ * that did arrive: it errs towards recycling less, and needs no scan of
+ * the log per resend, which the BPF verifier would walk once per entry
+ * (64 times the body, on every path). arcane.md 3.7 instead withholds
+ * every EV of an ACK whose range holds a resend, which would miss a lost
+ * copy more than POP_MAX entries ahead of its resend. SACK blocks are not
+ * read (3.7 item 4): while a hole stands the cumulative ACK stalls,
+ * nothing is recycled, and the flow explores.
  *
- * The log of a new flow is all zeros. The caller keeps it next to the
- * flow's struct arcane_flow and calls these functions under the same
+ * The log of a new flow is all zeros, and a new connection on the same
+ * ports starts one (arcane_txlog_on_syn()). The caller keeps it next to
+ * the flow's struct arcane_flow and calls these functions under the same
  * lock; they call no helper and loop only up to a constant, for the BPF
  * verifier. Sequence numbers compare modulo 2^32, as TCP's before().
  */
@@ -44,13 +47,11 @@
 #define ARCANE_TXLOG_MASK	(ARCANE_TXLOG_LEN - 1)
 #define ARCANE_TXLOG_POP_MAX	16	/* entries one ACK pops (3.7) */
 
-#define ARCANE_TXLOG_RETX	0x1	/* the segment resent data */
-
 struct arcane_txlog_entry {
 	u32 seq;
 	u32 end_seq;
 	u16 ev;
-	u16 flags;			/* ARCANE_TXLOG_RETX */
+	u16 resends;			/* the log's resends when it left */
 };
 
 struct arcane_txlog {
@@ -58,21 +59,19 @@ struct arcane_txlog {
 	u32 max_end_seq;		/* the highest end_seq sent */
 	u32 resent_lo;			/* the hull of the data resent, */
 	u32 resent_hi;			/* empty while lo == hi */
+	u16 resends;			/* segments that resent data */
 	u8 head;			/* the oldest entry's slot */
 	u8 count;			/* entries, 0..ARCANE_TXLOG_LEN */
 	u8 started;			/* max_end_seq is set */
-	u8 pad;
-	u64 logged;			/* data segments logged */
-	u64 resent;			/* ... that resent data */
+	u8 pad[7];
 	u64 overwritten;		/* entries dropped from a full log */
-	u64 withheld;			/* first copies of resent data ACKed */
 };
 
 /* What one ACK did with the entries it covered. */
 struct arcane_txlog_acked {
 	u32 good;			/* EVs recycled (ECE clear) */
 	u32 ce;				/* EVs not recycled: ECE set */
-	u32 withheld;			/* EVs not recycled: data resent */
+	u32 withheld;			/* EVs not recycled: resent since */
 };
 
 /* a before b, modulo 2^32 (TCP's before()). */
@@ -81,10 +80,38 @@ static __always_inline bool arcane_seq_before(u32 a, u32 b)
 	return (s32)(a - b) < 0;
 }
 
+/*
+ * A new connection on the flow's ports: nothing of the last one is its,
+ * and sequence numbers start over.
+ */
+static __always_inline void arcane_txlog_reset(struct arcane_txlog *log)
+{
+	log->max_end_seq = 0;
+	log->resent_lo = 0;
+	log->resent_hi = 0;
+	log->resends = 0;
+	log->head = 0;
+	log->count = 0;
+	log->started = 0;
+}
+
+/*
+ * A SYN without ACK at seq, about to be logged: a new connection, unless
+ * it resends the SYN the log holds (whose end is seq + 1).
+ */
+static __always_inline void arcane_txlog_on_syn(struct arcane_txlog *log,
+						u32 seq)
+{
+	if (log->started && log->max_end_seq == seq + 1)
+		return;
+	arcane_txlog_reset(log);
+}
+
 /* Data [seq, end_seq) resent: the hull grows to hold it. */
 static __always_inline void arcane_txlog_resent(struct arcane_txlog *log,
 						u32 seq, u32 end_seq)
 {
+	log->resends++;
 	if (log->resent_lo == log->resent_hi) {
 		log->resent_lo = seq;
 		log->resent_hi = end_seq;
@@ -96,11 +123,14 @@ static __always_inline void arcane_txlog_resent(struct arcane_txlog *log,
 		log->resent_hi = end_seq;
 }
 
-/* Was e the first copy of data resent since? */
+/*
+ * Was e a copy of data resent since it left: inside the hull, and older
+ * than the latest resend?
+ */
 static __always_inline bool arcane_txlog_lost(const struct arcane_txlog *log,
 					      const struct arcane_txlog_entry *e)
 {
-	return !(e->flags & ARCANE_TXLOG_RETX) &&
+	return e->resends != log->resends &&
 	       log->resent_lo != log->resent_hi &&
 	       arcane_seq_before(e->seq, log->resent_hi) &&
 	       arcane_seq_before(log->resent_lo, e->end_seq);
@@ -116,13 +146,9 @@ static __always_inline void arcane_txlog_on_send(struct arcane_txlog *log,
 						 u32 seq, u32 end_seq, u16 ev)
 {
 	struct arcane_txlog_entry *e;
-	u16 flags = 0;
 
-	if (log->started && arcane_seq_before(seq, log->max_end_seq)) {
+	if (log->started && arcane_seq_before(seq, log->max_end_seq))
 		arcane_txlog_resent(log, seq, end_seq);
-		flags = ARCANE_TXLOG_RETX;
-		log->resent++;
-	}
 	if (!log->started || arcane_seq_before(log->max_end_seq, end_seq))
 		log->max_end_seq = end_seq;
 	log->started = 1;
@@ -135,9 +161,8 @@ static __always_inline void arcane_txlog_on_send(struct arcane_txlog *log,
 	e->seq = seq;
 	e->end_seq = end_seq;
 	e->ev = ev;
-	e->flags = flags;
+	e->resends = log->resends;
 	log->count++;
-	log->logged++;
 }
 
 /*
@@ -167,7 +192,6 @@ static __always_inline void arcane_txlog_on_ack(struct arcane_txlog *log,
 		log->head = (log->head + 1) & ARCANE_TXLOG_MASK;
 		log->count--;
 		if (arcane_txlog_lost(log, e)) {
-			log->withheld++;
 			acked->withheld++;
 			continue;
 		}

@@ -99,7 +99,7 @@ enum lb_stat {
 	LB_STAT_PKTS_REWRITTEN,
 	LB_STAT_PARSE_SKIPS,	/* not IPv4/IPv6 UDP, a fragment, too short */
 	LB_STAT_FLOWS_CREATED,
-	LB_STAT_FLOW_TABLE_FULL,
+	LB_STAT_FLOW_TABLE_FULL,	/* or no TCP flow's log to be had */
 	LB_STAT_ACKS_PARSED,	/* ingress: ACKs and NACKs with a shim */
 	LB_STAT_ACKS_UNKNOWN_FLOW,
 	LB_STAT_TX_EXPLORE,	/* ARCANE: sends that explored */
@@ -110,7 +110,7 @@ enum lb_stat {
 	LB_STAT_FB_IGNORED,	/* an echoed EV >= num_ev */
 	LB_STAT_PLB_REHASHES,	/* PLB: EVs drawn after congested rounds */
 	LB_STAT_TXLOG_ACKED,	/* ARCANE over TCP: logged segments ACKed */
-	LB_STAT_TXLOG_WITHHELD,	/* ... whose data was resent: EV not recycled */
+	LB_STAT_TXLOG_WITHHELD,	/* ... resent since they left: EV not recycled */
 	LB_STAT_TXLOG_OVERWRITTEN,	/* entries dropped from a full log */
 	__LB_STAT_MAX,
 };

@@ -27,10 +27,13 @@
 # Then one leg black-holed for TCP (bora's wan$DEAD drops every IPv6 TCP
 # segment, neighbour discovery passes, routes unchanged: test_lb_blackhole
 # for TCP), one flow of HOLE_SIZE under ARCANE, then under SPRAY_RR. ARCANE
-# reuses an EV only once a cumulative ACK covered its segment, and a
-# segment resent marks the copies it replaces lost, so a cached EV never
-# takes the dead leg: the dead leg's drops are at most ARCANE's
-# explorations (exact), and its flow completes. SPRAY_RR sends a quarter
+# reuses an EV only once a cumulative ACK covered its segment, and not if
+# its data was resent since, so a cached EV never takes the dead leg: only
+# explorations do, each with a chance of a quarter. The dead leg's drops
+# are at most half of ARCANE's explorations (a quarter of 130-180
+# explorations is 33-45, and half is 6-7 standard deviations above that;
+# recycling the dead leg's EVs would send it far more), and its flow
+# completes. SPRAY_RR sends a quarter
 # of its segments into the hole, and TCP backs off on every loss: its flow
 # takes more than twice ARCANE's time, or does not complete in five times
 # it (a claim).
@@ -144,7 +147,8 @@ arcane_drops=$(($(dead_drops) - d0))
 tb_check hole-arcane:bytes_received "$BYTES" "==" $HOLE_SIZE
 explored=$(delta tx_explore hole-arcane)
 tb_log "hole-arcane: dead leg dropped $arcane_drops, $explored explorations"
-tb_check hole-arcane:dead_drops_within_explorations "$arcane_drops" "<=" "$explored"
+tb_check hole-arcane:dead_drops_within_half_the_explorations "$arcane_drops" "<=" \
+	"$((explored / 2))"
 arcane_fct=$FCT_MS
 unod_reload "$TB_RUN/tcp-spray_rr.toml"
 d0=$(dead_drops)

@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <tuple>
 
 #include <bpf/bpf.h>
@@ -201,6 +202,20 @@ void clear_map(int fd, size_t key_size)
 			break;
 }
 
+// The TCP ports' mode in a policy map, if it has any.
+std::optional<uint32_t> tcp_mode_of(int pol_fd)
+{
+	lb_policy_key k, next;
+	for (const lb_policy_key *prev = nullptr; !bpf_map_get_next_key(pol_fd, prev, &next);
+	     prev = &k) {
+		k = next;
+		lb_policy_val v;
+		if (k.proto == IPPROTO_TCP && !bpf_map_lookup_elem(pol_fd, &k, &v))
+			return v.mode_override;
+	}
+	return std::nullopt;
+}
+
 // The configuration and the ports into the (maybe reused) maps.
 void configure(::lb *skel, const LbConf &c)
 {
@@ -217,6 +232,9 @@ void configure(::lb *skel, const LbConf &c)
 	}
 	if (bpf_map_update_elem(cfg_fd, &zero, &c.cfg, BPF_ANY))
 		fail("writing lb_cfg", errno);
+	// A new TCP mode: no TCP flow's sequence log is the new mode's.
+	if (const auto old_tcp = tcp_mode_of(pol_fd); old_tcp && *old_tcp != c.tcp_mode)
+		clear_map(bpf_map__fd(skel->maps.lb_txlogs), sizeof(lb_flow_key));
 	clear_map(pol_fd, sizeof(lb_policy_key));
 	const lb_policy_val udp = { .mode_override = __LB_MODE_MAX,
 				    .flags = c.require_shim ? LB_POLICY_REQUIRE_SHIM : 0U };

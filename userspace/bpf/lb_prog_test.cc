@@ -564,18 +564,28 @@ TEST_F(LbProg, TcpArcaneRecyclesTheEvsAnAckCovers)
 // A SYN takes sequence space: it is logged with an explored EV, and sent
 // again after a loss it explores the next one, the first withheld when
 // the SYN-ACK covers both; the retransmission's EV is the one recycled.
+// Then a new connection on the same ports (another ISN) starts a new log.
 TEST_F(LbProg, TcpArcaneResentSynTakesAnotherPath)
 {
 	configure(config(LB_MODE_ARCANE, 8), __LB_MODE_MAX, 0, IPPROTO_TCP);
 	const Bytes syn = tcp6_frame(false, 0x02, 0, 100);
 	EXPECT_EQ(send_tcp6(syn), 0);
 	EXPECT_EQ(send_tcp6(syn), 1);
-	const Bytes synack = tcp6_frame(true, 0x12, 0, 7, 101);
+	// ECE on a SYN-ACK agrees to ECN (RFC 3168): not a mark.
+	const Bytes synack = tcp6_frame(true, 0x12 | kTcpEce, 0, 7, 101);
 	EXPECT_EQ(run(skel_->progs.lb_ingress, synack), synack);
 	EXPECT_EQ(stat(LB_STAT_TXLOG_ACKED), 2u);
 	EXPECT_EQ(stat(LB_STAT_TXLOG_WITHHELD), 1u);
+	EXPECT_EQ(stat(LB_STAT_FB_CE), 0u);
 	EXPECT_EQ(send_tcp6(tcp6_frame(false, kTcpAck, 1000, 101)), 2); // bdp_pkts 3
 	EXPECT_EQ(send_tcp6(tcp6_frame(false, kTcpAck, 1000, 1101)), 1);
+	// ISN 50, below the old connection's data: its segments are new.
+	EXPECT_EQ(send_tcp6(tcp6_frame(false, 0x02, 0, 50)), 3);
+	EXPECT_EQ(send_tcp6(tcp6_frame(false, kTcpAck, 1000, 51)), 4);
+	const Bytes ack = tcp6_frame(true, kTcpAck, 0, 8, 1051);
+	EXPECT_EQ(run(skel_->progs.lb_ingress, ack), ack);
+	EXPECT_EQ(stat(LB_STAT_TXLOG_ACKED), 4u);
+	EXPECT_EQ(stat(LB_STAT_TXLOG_WITHHELD), 1u);
 }
 
 // TCP over IPv4 has no field to steer by: it passes unharmed.

@@ -128,11 +128,10 @@ TEST(arcane_txlog, SegmentsAreLoggedInOrder)
 		EXPECT_EQ(e[i].seq, kIsn + i * kMss) << i;
 		EXPECT_EQ(e[i].end_seq, kIsn + (i + 1) * kMss) << i;
 		EXPECT_EQ(e[i].ev, i) << i;
-		EXPECT_EQ(e[i].flags, 0) << i;
+		EXPECT_EQ(e[i].resends, 0) << i;
 	}
 	EXPECT_EQ(t.log.max_end_seq, kIsn + 4 * kMss);
-	EXPECT_EQ(t.log.logged, 4u);
-	EXPECT_EQ(t.log.resent, 0u);
+	EXPECT_EQ(t.log.resends, 0);
 }
 
 // A clean ACK recycles exactly the EVs of the segments it covers, oldest
@@ -184,21 +183,21 @@ TEST(arcane_txlog, ResentDataWithholdsTheFirstCopysEv)
 	auto e = t.Entries();
 	ASSERT_EQ(e.size(), 4u);
 	EXPECT_EQ(t.Lost(), (std::vector<bool>{ true, false, false, false })); // EV 1's copy
-	EXPECT_EQ(e[3].flags, ARCANE_TXLOG_RETX);
+	EXPECT_EQ(e[3].resends, 1);
 	EXPECT_EQ(e[3].ev, 0);
 	EXPECT_EQ(t.log.resent_lo, kIsn + kMss);
 	EXPECT_EQ(t.log.resent_hi, kIsn + 2 * kMss);
 	EXPECT_EQ(t.log.max_end_seq, kIsn + 4 * kMss);
-	EXPECT_EQ(t.log.resent, 1u);
+	EXPECT_EQ(t.log.resends, 1);
 	ExpectAcked(t.Ack(kIsn + 4 * kMss), 3, 0, 1);
 	EXPECT_EQ(t.Cache(), (Evs{ 2, 3, 0 }));
-	EXPECT_EQ(t.log.withheld, 1u);
 	EXPECT_EQ(t.log.count, 0);
 }
 
 // A resent range that straddles two entries, and one of old and new
 // bytes, which also raises the highest end sent: the hull holds both, and
-// every first copy that overlaps it is withheld.
+// every entry that overlaps it and left before the latest resend is
+// withheld, the first resend too.
 TEST(arcane_txlog, PartialResendsGrowTheHull)
 {
 	Tcp t;
@@ -207,23 +206,23 @@ TEST(arcane_txlog, PartialResendsGrowTheHull)
 	t.Resend(kIsn + 500, kMss);		// [1500,2500)
 	EXPECT_EQ(t.Lost(), (std::vector<bool>{ true, true, false, false }));
 	t.Resend(kIsn + 2500, 2 * kMss);	// [3500,5500): old and new
-	EXPECT_EQ(t.Lost(), (std::vector<bool>{ true, true, true, false, false }));
-	EXPECT_EQ(t.Entries()[4].flags, ARCANE_TXLOG_RETX);
+	EXPECT_EQ(t.Lost(), (std::vector<bool>{ true, true, true, true, false }));
+	EXPECT_EQ(t.Entries()[4].resends, 2);
 	EXPECT_EQ(t.log.resent_lo, kIsn + 500);
 	EXPECT_EQ(t.log.resent_hi, kIsn + 4500);
 	EXPECT_EQ(t.log.max_end_seq, kIsn + 4500);
-	EXPECT_EQ(t.log.resent, 2u);
+	EXPECT_EQ(t.log.resends, 2);
 	// Touching ends do not overlap: [5500,6500) is new, and not lost.
 	t.snd_nxt = kIsn + 4500;
 	t.Send();
-	EXPECT_EQ(t.Entries()[5].flags, 0);
+	EXPECT_EQ(t.Entries()[5].resends, 2);
 	EXPECT_FALSE(t.Lost()[5]);
-	ExpectAcked(t.Ack(kIsn + 5500), 3, 0, 3);
+	ExpectAcked(t.Ack(kIsn + 5500), 2, 0, 4);
 }
 
 // Two holes resent in one recovery: the hull spans them, and withholds
-// the first copies between them too, which did arrive (the documented
-// cost of not scanning the log). Once an ACK covers the hull and pops all
+// the first copies between them too, which did arrive, and the first
+// hole's resend (the documented cost of not scanning the log). Once an ACK covers the hull and pops all
 // it covers, the hull is emptied: the next recovery's holes alone count.
 TEST(arcane_txlog, TheHullSpansOneRecoveryOnly)
 {
@@ -233,10 +232,10 @@ TEST(arcane_txlog, TheHullSpansOneRecoveryOnly)
 	t.Send(6, kMss);			// EVs 0..5
 	t.Resend(kIsn + kMss);			// EV 6, for EV 1's copy
 	t.Resend(kIsn + 4 * kMss);		// EV 7, for EV 4's copy
-	EXPECT_EQ(t.Lost(), (std::vector<bool>{ false, true, true, true, true, false, false,
+	EXPECT_EQ(t.Lost(), (std::vector<bool>{ false, true, true, true, true, false, true,
 						 false }));
-	ExpectAcked(t.Ack(kIsn + 6 * kMss), 4, 0, 4);
-	EXPECT_EQ(t.f.fb_good, 4u);		// EVs 0, 5, 6, 7
+	ExpectAcked(t.Ack(kIsn + 6 * kMss), 3, 0, 5);
+	EXPECT_EQ(t.f.fb_good, 3u);		// EVs 0, 5, 7
 	EXPECT_EQ(t.log.resent_lo, t.log.resent_hi);
 	t.Send(4, kMss);			// [7000,11000): EVs 8..11
 	t.Resend(kIsn + 8 * kMss);		// EV 12, for EV 10's copy
@@ -307,7 +306,7 @@ TEST(arcane_txlog, SequenceNumbersWrap)
 	// The segment across the wrap sent again is a resend, not new
 	// data, and the hull wraps with it.
 	t.Resend(0xffffffffu - 499, kMss);
-	EXPECT_EQ(t.Entries()[2].flags, ARCANE_TXLOG_RETX);
+	EXPECT_EQ(t.Entries()[2].resends, 1);
 	EXPECT_EQ(t.Lost(), (std::vector<bool>{ true, false, false }));
 	EXPECT_EQ(t.log.resent_lo, 0xffffffffu - 499);
 	EXPECT_EQ(t.log.resent_hi, 500u);
@@ -351,5 +350,49 @@ TEST(arcane_txlog, ABlackHoledEvLeavesCirculation)
 		ExpectAcked(t.Ack(t.snd_nxt), 3, 0, 0);
 	}
 	EXPECT_EQ(t.f.tx_explore, 4u);
-	EXPECT_EQ(t.log.withheld, 1u);
+}
+
+// The reviewer's case: data lost on EV 1, its resend on EV 4 lost too,
+// then resent again on EV 5. Only the last copy's EV is recycled: a
+// resend that was itself replaced buys nothing.
+TEST(arcane_txlog, AResendThatIsResentIsWithheld)
+{
+	Tcp t;
+
+	t.Send(4, kMss);			// EVs 0..3, [1000,5000)
+	ExpectAcked(t.Ack(kIsn + kMss), 1, 0, 0);
+	EXPECT_EQ(t.Resend(kIsn + kMss), 0u);	// EV 0 from the cache: lost
+	EXPECT_EQ(t.Resend(kIsn + kMss), 4u);	// after an RTO, explored
+	EXPECT_EQ(t.Lost(), (std::vector<bool>{ true, false, false, true, false }));
+	ExpectAcked(t.Ack(kIsn + 4 * kMss), 3, 0, 2);
+	EXPECT_EQ(t.Cache(), (Evs{ 2, 3, 4 }));
+}
+
+// A new connection on the same ports: its SYN resets the log, so that the
+// old connection's entries and highest end do not make the new one's
+// segments look resent. The SYN sent again is a resend, not another
+// connection.
+TEST(arcane_txlog, ANewSynStartsANewLog)
+{
+	Tcp t;
+
+	t.snd_nxt = kIsn - 1;
+	arcane_txlog_on_syn(&t.log, t.snd_nxt);	// a first SYN
+	t.Send(1);
+	arcane_txlog_on_syn(&t.log, kIsn - 1);	// the same SYN again
+	t.Resend(kIsn - 1, 1);
+	EXPECT_EQ(t.log.count, 2);
+	EXPECT_EQ(t.log.resends, 1);
+	t.Send(3, kMss);
+	t.Resend(kIsn);
+	arcane_txlog_on_syn(&t.log, 499);	// a new connection
+	EXPECT_EQ(t.log.count, 0);
+	EXPECT_EQ(t.log.resends, 0);
+	EXPECT_EQ(t.log.resent_lo, t.log.resent_hi);
+	t.snd_nxt = 499;			// below the old highest end
+	t.Send(1);				// the SYN
+	t.Send(2, kMss);
+	EXPECT_EQ(t.log.resends, 0);
+	EXPECT_EQ(t.Lost(), (std::vector<bool>{ false, false, false }));
+	ExpectAcked(t.Ack(2500), 3, 0, 0);
 }

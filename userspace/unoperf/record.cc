@@ -34,7 +34,6 @@ double ns_to_us(uint64_t ns)
 	return static_cast<double>(ns) / 1e3;
 }
 
-
 Json unorc_stats_json(const UnorcFlowStats &u)
 {
 	return {{"class", u.cls}, {"code", u.code}, {"subflows", u.subflows},
