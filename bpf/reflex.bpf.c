@@ -537,7 +537,8 @@ static __always_inline u32 rfx_fb_deliver(struct rfx_sk_state *st,
 	return verdict;
 }
 
-static __always_inline void rfx_fb_account(const struct rfx_fb *fb, u32 verdict)
+static __always_inline void rfx_fb_account(const struct rfx_fb *fb, u32 verdict,
+					   u64 now)
 {
 	struct rfx_flow4 key = {
 		.saddr = fb->saddr, .daddr = fb->daddr,
@@ -551,12 +552,17 @@ static __always_inline void rfx_fb_account(const struct rfx_fb *fb, u32 verdict)
 	rfx_count(stat);
 	if (!info)
 		return;
-	if (verdict == REFLEX_FB_ACCEPT)
+	if (verdict == REFLEX_FB_ACCEPT) {
+		if (!info->first_fb_ns)
+			info->first_fb_ns = now;
+		if (fb->flags & RFX_F_FIRST)
+			info->episode_ns = bpf_be64_to_cpu(fb->gw_time_ns);
 		__sync_fetch_and_add(&info->fb_accepted, 1);
-	else if (verdict == REFLEX_FB_STALE)
+	} else if (verdict == REFLEX_FB_STALE) {
 		__sync_fetch_and_add(&info->fb_stale, 1);
-	else
+	} else {
 		__sync_fetch_and_add(&info->fb_bad_rtt, 1);
+	}
 }
 
 SEC("tc")
@@ -566,6 +572,7 @@ int rfx_fb(struct __sk_buff *skb)
 	struct rfx_sk_state *st = NULL;
 	struct bpf_sock *sk;
 	u32 verdict = REFLEX_FB_STALE;
+	u64 now = bpf_ktime_get_ns();
 	struct rfx_fb fb;
 	int rc;
 
@@ -578,13 +585,13 @@ int rfx_fb(struct __sk_buff *skb)
 	if (sk) {
 		st = bpf_sk_storage_get(&rfx_sk, sk, NULL, 0);
 		if (st)
-			verdict = rfx_fb_deliver(st, &fb, bpf_ktime_get_ns(), cfg->k);
+			verdict = rfx_fb_deliver(st, &fb, now, cfg->k);
 		bpf_sk_release(sk);
 	}
 	if (!st)
 		rfx_count(RFX_STAT_FB_NO_FLOW);
 	else
-		rfx_fb_account(&fb, verdict);
+		rfx_fb_account(&fb, verdict, now);
 	/* a pseudo-ACK acknowledges nothing: TCP never sees it (2.4) */
 	return TC_ACT_STOLEN;
 }

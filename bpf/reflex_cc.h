@@ -99,6 +99,21 @@ static __always_inline u32 rfx_cc_take(struct sock *sk, u64 *rtt_ns, u32 *acked)
 }
 
 /*
+ * The first cut, at now_ns, and the loop it closed: from the gateway's
+ * first congested packet of the episode whose pseudo-ACKs brought it.
+ * Measured from the flow's first episode instead, an episode the law
+ * rightly ignored (TIMELY's first sample only primes its gradient, and
+ * a queue that falls by the next is none) would count until the next.
+ */
+static __always_inline void rfx_cc_first_cut(struct rfx_flow_info *info,
+					     u64 now_ns)
+{
+	info->first_cut_ns = now_ns;
+	if (info->episode_ns && now_ns > info->episode_ns)
+		info->loop_ns = now_ns - info->episode_ns;
+}
+
+/*
  * Records a sample the law took (from the gateway if src), whether it
  * lowered the rate, and the rate the flow now has: the first lowering's
  * time is when the control loop closed (issue 15's measure).
@@ -118,7 +133,7 @@ static __always_inline void rfx_cc_record(struct sock *sk,
 	if (cut) {
 		info->cuts++;
 		if (!info->first_cut_ns)
-			info->first_cut_ns = bpf_ktime_get_ns();
+			rfx_cc_first_cut(info, bpf_ktime_get_ns());
 	}
 	info->rate_Bps = rate;
 	info->cwnd = tcp_sk(sk)->snd_cwnd;

@@ -917,6 +917,52 @@ TEST_F(ReflexFb, AcceptsStaleAndBadRtt)
 							  { RFX_STAT_FB_BAD_RTT, 1 } }));
 }
 
+// A flow a CC records (rfx_flows) counts its pseudo-ACKs, and keeps the
+// time its first came and the gateway's clock in the latest accepted
+// one that opened an episode: where the loop of its next cut starts.
+TEST_F(ReflexFb, RecordsTheEpisodeTheFlowIsIn)
+{
+	const rfx_flow4 key = conn_.client_key();
+	const rfx_flow_info zero = {};
+	ASSERT_EQ(bpf_map__update_elem(skel_->maps.rfx_flows, &key, sizeof(key), &zero,
+				       sizeof(zero), BPF_NOEXIST),
+		  0);
+	auto send = [&](uint32_t fb_seq, uint8_t flags, uint64_t gw_time) {
+		rfx_fb fb = fb_of(key, fb_seq, 1, stamp_at(mono_ns() - kRtt));
+		fb.flags |= flags;
+		fb.gw_time_ns = htobe64(gw_time);
+		feedback(fb_frame(kGateway, fb), TC_ACT_STOLEN);
+	};
+	auto info = [&] {
+		rfx_flow_info i = {};
+		EXPECT_EQ(bpf_map__lookup_elem(skel_->maps.rfx_flows, &key, sizeof(key), &i,
+					       sizeof(i), 0),
+			  0);
+		return i;
+	};
+
+	const uint64_t t0 = mono_ns();
+	send(1, RFX_F_FIRST, 1000);
+	const uint64_t t1 = mono_ns();
+	send(2, 0, 2000);
+	rfx_flow_info i = info();
+	EXPECT_GE(i.first_fb_ns, t0);
+	EXPECT_LE(i.first_fb_ns, t1);
+	EXPECT_EQ(i.episode_ns, 1000u);
+	EXPECT_EQ(i.fb_accepted, 2u);
+
+	send(2, RFX_F_FIRST, 3000);	// stale: opens nothing
+	EXPECT_EQ(info().episode_ns, 1000u);
+	send(4, RFX_F_FIRST, 4000);
+	i = info();
+	EXPECT_EQ(i.episode_ns, 4000u);
+	EXPECT_GE(i.first_fb_ns, t0);
+	EXPECT_LE(i.first_fb_ns, t1);
+	EXPECT_EQ(i.fb_accepted, 3u);
+	EXPECT_EQ(i.fb_stale, 1u);
+	EXPECT_EQ(i.loop_ns, 0u);	// the CC's, at its first cut
+}
+
 // To the port from no known gateway: not ours, the stack's.
 TEST_F(ReflexFb, ForeignPseudoAckGoesToTheStack)
 {

@@ -437,6 +437,9 @@ json reflex_json(const uno::RfxStatus &s)
 			json fj = reflex_flow_key(f.key);
 			fj["reflex"] = bool(i.reflex);
 			fj["first_cut_ns"] = i.first_cut_ns;
+			fj["first_fb_ns"] = i.first_fb_ns;
+			fj["episode_ns"] = i.episode_ns;
+			fj["loop_ns"] = i.loop_ns;
 			fj["rate_Bps"] = i.rate_Bps;
 			fj["cwnd"] = i.cwnd;
 			fj["cuts"] = i.cuts;
