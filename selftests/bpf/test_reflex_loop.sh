@@ -6,19 +6,26 @@
 # first rate cut, measured on one clock (the namespaces share
 # CLOCK_MONOTONIC) by the programs themselves.
 #
-# Two DCs (tb_twodc, 2 senders), a 40 ms WAN, a 100 Mbit/s port from
-# DC A's ToR to its border router bora. a1 sends 50 Mbit/s to b1 with
-# bpf_swift, a load the port carries without a queue; after a second a2
-# adds a step of 300 Mbit/s of UDP toward b2 through the same port for
-# 0.5 s, and the port's queue grows by 6 ms every 2.4 ms. The ToR stamps
-# the hosts' segments (unoctl reflex stamp); bora runs NSF on its WAN
-# port, T_src above 5 ms being congestion, and records each flow's first
-# congested packet (first_pack_ns); a1's host role and bpf_swift record
-# its first rate cut (first_cut_ns). Swift's target leaves each loop's
+# Two DCs (tb_twodc), a 40 ms WAN, a 100 Mbit/s port from DC A's ToR to
+# its border router bora. a1 sends 50 Mbit/s to b1, a load the port
+# carries without a queue; after a second the port drops to 10 Mbit/s
+# for half a second, as if cross traffic of higher priority took the
+# rest, and a1's queue grows by 4 ms every ms. The step is the port's
+# rate, not a second sender's burst: a UDP sender under TCG sends in
+# bursts and pauses, and a queue that falls between two samples is no
+# congestion to TIMELY (measured: 5.98 then 3.60 ms, its cut 10 ms
+# later). The ToR stamps a1's segments (unoctl reflex stamp); bora runs
+# NSF on its WAN port, T_src above 5 ms being congestion, records each
+# flow's first congested packet (first_pack_ns) and puts the time of an
+# episode's first in the pseudo-ACK that opens it; a1's host role
+# records the first pseudo-ACK it accepts (first_fb_ns) and its CC the
+# first rate cut (first_cut_ns) and the loop it closed (loop_ns: from
+# the first congested packet of the episode that brought it; a VM stall
+# can hold one packet 5 ms before the step). Swift's target leaves each loop's
 # first cut to the congestion the gateway saw. Near the source it is
 # 1 ms below the threshold: the first pseudo-ACK of an episode brings a
 # sample above it, as Table I's 5 us threshold is above Swift's 3.2 us.
-# End to end it is 20 ms: a queue the gateway has flagged some 6 ms
+# End to end it is 20 ms: a queue the gateway has flagged some 4 ms
 # before, and more than the VM's stalls (a TCG vCPU that stalls some ms
 # delays the WAN's netem: a 6 ms target cut end to end 150 ms before any
 # queue in DC A). The gateway is unod's, from [reflex.gateway].
@@ -33,8 +40,11 @@
 #           through the ToR and the next transmit.
 #   timely  the same with bpf_timely: min_rtt the a1-bora RTT, t_low
 #           twice that, t_high 1 ms below the threshold as Swift's
-#           target; a sample above t_high cuts at once (its end-to-end
-#           loop is a WAN RTT as Swift's).
+#           target. TIMELY's first sample only sets its previous RTT
+#           (reflex.md 3.1), so the second pseudo-ACK cuts: its loop is
+#           Swift's and the gap between two of a1's packets at the
+#           gateway, at least T_interval (1 ms) and a packet time at
+#           10 Mbit/s (1.2 ms).
 #
 # Checked: each variant's loop against the WAN RTT, the reflex and timely
 # loops under a quarter of the e2e one, and that each flow took samples from its own
@@ -51,21 +61,20 @@ TB_WAN_RTT=40
 K=13
 THRESH_NS=5000000
 INTERVAL_NS=1000000
+STEP_RATE=10
 A1_MBIT=50
-A2_MBIT=300
 
-tb_twodc 1 2
+tb_twodc 1
 TB_BOTTLENECK_NS=tora
 TB_BOTTLENECK_DEV=up0
-tb_bottleneck_phantom $RATE limit 1000000
+# 80 ms at the step's rate
+tb_bottleneck_phantom $RATE limit $((STEP_RATE * 125000 * 80 / 1000))
 
 at() { _ns=$1; shift; nsenter --net="/run/netns/$(tb_ns "$_ns")" "$UNOCTL" "$@"; }
 
-# Receivers ACK at once (reflex.md 4.5): a delayed ACK would add up to
-# 40 ms to an end-to-end sample, a cut with no queue anywhere.
-for i in 1 2; do
-	tb_ip b$i route change default via 10.200.$i.254 quickack 1 || tb_die "quickack on b$i"
-done
+# The receiver ACKs at once (reflex.md 4.5): a delayed ACK would add up
+# to 40 ms to an end-to-end sample, a cut with no queue anywhere.
+tb_ip b1 route change default via 10.200.1.254 quickack 1 || tb_die "quickack on b1"
 
 gw_addr=10.10.0.254
 set -- $(tb_rtt a1 $gw_addr 10)
@@ -74,7 +83,7 @@ set -- $(tb_rtt a1 "$TB_RCV_ADDR" 10)
 inter_us=$(tb_calc "int($1 * 1000)")
 tb_log "base RTT a1-bora $intra_us us, a1-b1 $inter_us us"
 
-at tora reflex stamp dev a1 dev a2 k $K || tb_die "reflex stamp"
+at tora reflex stamp dev a1 k $K || tb_die "reflex stamp"
 at a1 reflex host dev eth0 gateway $gw_addr k $K || tb_die "reflex host"
 
 # The gateway from the one config plane: unod in bora, [reflex.gateway].
@@ -102,6 +111,29 @@ tb_check unoctl_refused "$(grep -c 't_idle_gc_ns must be above' "$TB_RUN/refused
 gw_settings > "$TB_RUN/gw-after"
 tb_check bad_settings_changed_nothing "$(cmp -s "$TB_RUN/gw-before" "$TB_RUN/gw-after"; echo $?)" == 0
 
+# port_rate MBIT: the port's new rate; its queue stays. Through a tc
+# already running (step_tc): a process started under TCG at the step
+# stalls the VM for some ms, and a packet it holds 5 ms is congestion
+# to the gateway, an episode that TIMELY rightly does not cut for (its
+# next sample falls) and that its loop would be measured from.
+port_rate() { echo "qdisc change dev up0 root phantom rate ${1}mbit" >&3; }
+
+# step_tc: a tc for tora on fd 3, reading the commands port_rate writes.
+step_tc() {
+	rm -f "$TB_RUN/step"
+	mkfifo "$TB_RUN/step" || tb_die "mkfifo"
+	tb_tc tora -batch - < "$TB_RUN/step" > "$TB_RUN/step.log" 2>&1 &
+	_step_tc=$!
+	echo $_step_tc >> "$TB_RUN/pids"
+	exec 3> "$TB_RUN/step"
+}
+
+# step_done: the tc gone, every change taken.
+step_done() {
+	exec 3>&-
+	wait $_step_tc || tb_die "port step: $(cat "$TB_RUN/step.log")"
+}
+
 # run VARIANT CC PORT PARAM...: bpf_CC (swift or timely) registered with
 # PARAM..., the flows, then each side's record into
 # $OUT_DIR/VARIANT-{gw,host}.json.
@@ -113,18 +145,17 @@ run() {
 	echo "$_port" > "$OUT_DIR/$_v.port"
 	tb_exec b1 iperf3 -s -1 -p "$_port" > /dev/null 2>&1 &
 	echo $! >> "$TB_RUN/pids"
-	tb_exec b2 iperf3 -s -1 -p $((_port + 1)) > /dev/null 2>&1 &
-	echo $! >> "$TB_RUN/pids"
 	tb_wait_listen b1 "$_port"
-	tb_wait_listen b2 $((_port + 1))
 	tb_exec a1 iperf3 -c "$TB_RCV_ADDR" -p "$_port" -C "bpf_$_cc" -b ${A1_MBIT}M -t 30 \
 		> "$OUT_DIR/$_v-a1.log" 2>&1 &
 	_a1=$!
 	echo $_a1 >> "$TB_RUN/pids"
+	step_tc
 	sleep 1
-	# half a second's worth (iperf3 -t takes whole seconds)
-	tb_exec a2 iperf3 -u -c 10.200.2.1 -p $((_port + 1)) -b ${A2_MBIT}M -l 3900 \
-		-n $((A2_MBIT * 1000000 / 16)) > /dev/null 2>&1
+	port_rate $STEP_RATE
+	sleep 0.5
+	port_rate $RATE
+	step_done
 	# while a1's flow runs: its record goes when its socket closes
 	kill -0 $_a1 2>/dev/null || tb_die "$_v: a1's flow ended early"
 	at bora -j reflex show > "$OUT_DIR/$_v-gw.json"
@@ -154,9 +185,23 @@ field() {
 counter() {
 	jq "[.[] | select(.role == \"host\") | .counters.$2 // 0] | add // 0" "$OUT_DIR/$1-host.json"
 }
-# loop VARIANT: ms from the gateway's first congested packet to the cut.
+# loop VARIANT: ms from the gateway's first congested packet to the cut:
+# of the flow end to end, of the episode the cut came from with Reflex
+# (loop_ns; the pseudo-ACK that opens an episode carries the gateway's
+# clock), which a spurious episode before the step does not stretch.
 loop() {
-	tb_calc "($(field "$1" host first_cut_ns) - $(field "$1" gw first_pack_ns)) / 1e6"
+	if [ "$1" = e2e ]; then
+		tb_calc "($(field "$1" host first_cut_ns) - $(field "$1" gw first_pack_ns)) / 1e6"
+	else
+		tb_calc "$(field "$1" host loop_ns) / 1e6"
+	fi
+}
+# fb_delay VARIANT: when a1 accepted its first pseudo-ACK, counted from
+# the same packet (none end to end).
+fb_delay() {
+	_fb=$(field "$1" host first_fb_ns)
+	[ "$_fb" -gt 0 ] || { echo never; return; }
+	echo "after $(tb_calc "($_fb - $(field "$1" gw first_pack_ns)) / 1e6") ms"
 }
 
 run e2e swift 5401 base_rtt_ns $((inter_us * 1000)) base_delay_ns 20000000 \
@@ -170,6 +215,7 @@ for v in e2e reflex timely; do
 	tb_check "${v}_congestion_seen" "$(field $v gw first_pack_ns)" ">" 0
 	tb_check "${v}_cut" "$(field $v host first_cut_ns)" ">" 0
 	tb_log "$v: loop $(loop $v) ms, $(field $v host cuts) cuts," \
+		"the first pseudo-ACK taken $(fb_delay $v)," \
 		"$(field $v host samples_src) near-source and $(field $v host samples_e2e) end-to-end samples," \
 		"pseudo-ACKs $(counter $v fb_accepted) accepted, $(counter $v fb_stale) stale"
 done
