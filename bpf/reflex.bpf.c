@@ -513,8 +513,24 @@ static __always_inline struct bpf_sock *rfx_fb_sock(struct __sk_buff *skb,
 	return bpf_sk_lookup_tcp(skb, &t, sizeof(t.ipv4), BPF_F_CURRENT_NETNS, 0);
 }
 
-/* on_pseudo_ack() (2.5) into the socket's mailbox: REFLEX_FB_*. */
+/* The record of the pseudo-ACK's flow, if a CC with Reflex keeps one. */
+static __always_inline struct rfx_flow_info *rfx_fb_info(const struct rfx_fb *fb)
+{
+	struct rfx_flow4 key = {
+		.saddr = fb->saddr, .daddr = fb->daddr,
+		.sport = fb->sport, .dport = fb->dport,
+	};
+
+	return bpf_map_lookup_elem(&rfx_flows, &key);
+}
+
+/*
+ * on_pseudo_ack() (2.5) into the socket's mailbox: REFLEX_FB_*. An
+ * accepted pseudo-ACK's times go into the flow's record under the same
+ * lock, so that a CC that takes its sample finds them there.
+ */
 static __always_inline u32 rfx_fb_deliver(struct rfx_sk_state *st,
+					  struct rfx_flow_info *info,
 					  const struct rfx_fb *fb, u64 now,
 					  u32 k)
 {
@@ -532,19 +548,17 @@ static __always_inline u32 rfx_fb_deliver(struct rfx_sk_state *st,
 		st->pend_samples++;
 		if (st->pend_acked + s.num_acked > st->pend_acked)
 			st->pend_acked += s.num_acked;
+		if (info && !info->first_fb_ns)
+			info->first_fb_ns = now;
+		if (info && (fb->flags & RFX_F_FIRST))
+			info->episode_ns = bpf_be64_to_cpu(fb->gw_time_ns);
 	}
 	bpf_spin_unlock(&st->lock);
 	return verdict;
 }
 
-static __always_inline void rfx_fb_account(const struct rfx_fb *fb, u32 verdict,
-					   u64 now)
+static __always_inline void rfx_fb_account(struct rfx_flow_info *info, u32 verdict)
 {
-	struct rfx_flow4 key = {
-		.saddr = fb->saddr, .daddr = fb->daddr,
-		.sport = fb->sport, .dport = fb->dport,
-	};
-	struct rfx_flow_info *info = bpf_map_lookup_elem(&rfx_flows, &key);
 	u32 stat = verdict == REFLEX_FB_ACCEPT ? RFX_STAT_FB_ACCEPTED :
 		   verdict == REFLEX_FB_STALE ? RFX_STAT_FB_STALE :
 		   RFX_STAT_FB_BAD_RTT;
@@ -552,27 +566,22 @@ static __always_inline void rfx_fb_account(const struct rfx_fb *fb, u32 verdict,
 	rfx_count(stat);
 	if (!info)
 		return;
-	if (verdict == REFLEX_FB_ACCEPT) {
-		if (!info->first_fb_ns)
-			info->first_fb_ns = now;
-		if (fb->flags & RFX_F_FIRST)
-			info->episode_ns = bpf_be64_to_cpu(fb->gw_time_ns);
+	if (verdict == REFLEX_FB_ACCEPT)
 		__sync_fetch_and_add(&info->fb_accepted, 1);
-	} else if (verdict == REFLEX_FB_STALE) {
+	else if (verdict == REFLEX_FB_STALE)
 		__sync_fetch_and_add(&info->fb_stale, 1);
-	} else {
+	else
 		__sync_fetch_and_add(&info->fb_bad_rtt, 1);
-	}
 }
 
 SEC("tc")
 int rfx_fb(struct __sk_buff *skb)
 {
 	const struct rfx_cfg *cfg = rfx_conf();
+	struct rfx_flow_info *info = NULL;
 	struct rfx_sk_state *st = NULL;
 	struct bpf_sock *sk;
 	u32 verdict = REFLEX_FB_STALE;
-	u64 now = bpf_ktime_get_ns();
 	struct rfx_fb fb;
 	int rc;
 
@@ -584,14 +593,16 @@ int rfx_fb(struct __sk_buff *skb)
 	sk = rfx_fb_sock(skb, &fb);
 	if (sk) {
 		st = bpf_sk_storage_get(&rfx_sk, sk, NULL, 0);
-		if (st)
-			verdict = rfx_fb_deliver(st, &fb, now, cfg->k);
+		if (st) {
+			info = rfx_fb_info(&fb);
+			verdict = rfx_fb_deliver(st, info, &fb, bpf_ktime_get_ns(), cfg->k);
+		}
 		bpf_sk_release(sk);
 	}
 	if (!st)
 		rfx_count(RFX_STAT_FB_NO_FLOW);
 	else
-		rfx_fb_account(&fb, verdict, now);
+		rfx_fb_account(info, verdict);
 	/* a pseudo-ACK acknowledges nothing: TCP never sees it (2.4) */
 	return TC_ACT_STOLEN;
 }

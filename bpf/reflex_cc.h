@@ -100,10 +100,12 @@ static __always_inline u32 rfx_cc_take(struct sock *sk, u64 *rtt_ns, u32 *acked)
 
 /*
  * The first cut, at now_ns, and the loop it closed: from the gateway's
- * first congested packet of the episode whose pseudo-ACKs brought it.
- * Measured from the flow's first episode instead, an episode the law
- * rightly ignored (TIMELY's first sample only primes its gradient, and
- * a queue that falls by the next is none) would count until the next.
+ * first congested packet of the latest episode (the flow's leaving
+ * SILENT) the host accepted, rfx_fb_deliver()'s episode_ns, written
+ * under the mailbox's lock that rfx_cc_take() took before. Measured from
+ * the flow's first episode instead, an episode the law rightly ignored
+ * (TIMELY's first sample only primes its gradient, and a queue that
+ * falls by the next is none) would count until the next.
  */
 static __always_inline void rfx_cc_first_cut(struct rfx_flow_info *info,
 					     u64 now_ns)

@@ -130,18 +130,6 @@ enum rfx_stat {
  */
 struct rfx_flow_info {
 	__u64	first_cut_ns;	/* the law's first lowering of the rate */
-	__u64	first_fb_ns;	/* the first pseudo-ACK the host accepted */
-	/*
-	 * The gateway's clock (gw_time_ns) in the latest accepted pseudo-ACK
-	 * that opened an episode (RFX_F_FIRST): when the gateway saw that
-	 * episode's first congested packet.
-	 */
-	__u64	episode_ns;
-	/*
-	 * The control loop the first cut closed: first_cut_ns less the
-	 * episode_ns it found; 0 if it found none (an end-to-end flow).
-	 */
-	__u64	loop_ns;
 	__u64	rate_Bps;	/* the pacing rate the law last set */
 	__u32	cwnd;		/* the window it last set, packets */
 	__u32	cuts;		/* samples that lowered the rate */
@@ -152,6 +140,21 @@ struct rfx_flow_info {
 	__u32	fb_bad_rtt;
 	__u8	reflex;
 	__u8	rsvd[3];
+	__u64	first_fb_ns;	/* the first pseudo-ACK the host accepted */
+	/*
+	 * The gateway's clock (gw_time_ns) in the latest accepted pseudo-ACK
+	 * that opened an episode (RFX_F_FIRST: the flow left SILENT), when
+	 * the gateway saw that episode's first congested packet; comparable
+	 * with the host's times only where the two share a clock (network
+	 * namespaces of one machine, as the tests are).
+	 */
+	__u64	episode_ns;
+	/*
+	 * The control loop the first cut closed: first_cut_ns less the
+	 * episode_ns it found; 0 if it found none before it (an end-to-end
+	 * flow, or an episode whose opening pseudo-ACK was lost or stale).
+	 */
+	__u64	loop_ns;
 };
 
 #endif /* _UAPI_UNO_REFLEX_H */
