@@ -116,13 +116,15 @@ tb_check bad_settings_changed_nothing "$(cmp -s "$TB_RUN/gw-before" "$TB_RUN/gw-
 # stalls the VM for some ms, and a packet it holds 5 ms is congestion
 # to the gateway, an episode that TIMELY rightly does not cut for (its
 # next sample falls) and that its loop would be measured from.
+# tc -force goes on after a refused change, so that it reads to the end
+# (the shell dies writing into a FIFO with no reader) and step_done says.
 port_rate() { echo "qdisc change dev up0 root phantom rate ${1}mbit" >&3; }
 
 # step_tc: a tc for tora on fd 3, reading the commands port_rate writes.
 step_tc() {
 	rm -f "$TB_RUN/step"
 	mkfifo "$TB_RUN/step" || tb_die "mkfifo"
-	tb_tc tora -batch - < "$TB_RUN/step" > "$TB_RUN/step.log" 2>&1 &
+	tb_tc tora -force -batch - < "$TB_RUN/step" > "$TB_RUN/step.log" 2>&1 &
 	_step_tc=$!
 	echo $_step_tc >> "$TB_RUN/pids"
 	exec 3> "$TB_RUN/step"
@@ -197,7 +199,7 @@ loop() {
 	fi
 }
 # fb_delay VARIANT: when a1 accepted its first pseudo-ACK, counted from
-# the same packet (none end to end).
+# the flow's first congested packet (none end to end).
 fb_delay() {
 	_fb=$(field "$1" host first_fb_ns)
 	[ "$_fb" -gt 0 ] || { echo never; return; }
