@@ -47,10 +47,10 @@
 #define HPCC_INT_UNIT		64U	/* bytes of qlen and tx, ns of ts */
 /* Half the ts counter's wrap: farther apart, two samples are unordered. */
 #define HPCC_INT_HALF_WRAP_NS	((u64)BIT(HPCC_INT_BITS - 1) * HPCC_INT_UNIT)
-/* Highest rate, bytes/s (275 Gbit/s): rate x T and rate x cap fit. */
-#define HPCC_RATE_MAX		BIT_ULL(35)
-/* Longest loop RTT T, ns (268 ms): HPCC_RATE_MAX x T < 2^63. */
-#define HPCC_T_MAX		BIT(28)
+/* Highest rate, bytes/s (550 Gbit/s, above the wire's 400G). */
+#define HPCC_RATE_MAX		BIT_ULL(36)
+/* Longest loop RTT T, ns (134 ms): HPCC_RATE_MAX x T < 2^63. */
+#define HPCC_T_MAX		BIT(27)
 /* Largest u_j term, 64.0: a hop can be no more than that loaded. */
 #define HPCC_U_MAX		(64U << 16)
 #define HPCC_STAGE_MAX		255U
@@ -69,6 +69,53 @@ struct hpcc_hop {
 	u32 ts;			/* when, 64 ns units, mod 2^20 */
 	u32 pad;
 };
+
+/*
+ * The record on the wire (spec 3.8), a big-endian u64: qlen:20 | tx:20 |
+ * ts:20 | bcode:4, bcode the port's rate from hpcc_bcode_rates[]. Codes
+ * 0-12 are the spec's, 100 Mbit/s to 400 Gbit/s; 13-15, 10 to 50 Mbit/s,
+ * are ours, for ports emulated below the spec's slowest.
+ */
+#define HPCC_BCODES		16U
+static const u64 hpcc_bcode_rates[HPCC_BCODES] = {
+	12500000ULL, 31250000ULL, 62500000ULL, 125000000ULL,
+	312500000ULL, 625000000ULL, 1250000000ULL, 3125000000ULL,
+	5000000000ULL, 6250000000ULL, 12500000000ULL, 25000000000ULL,
+	50000000000ULL, 1250000ULL, 3125000ULL, 6250000ULL,
+};
+
+/* The code of a rate in bytes/s; HPCC_BCODES if it has none. */
+static __always_inline u32 hpcc_rate_bcode(u64 rate)
+{
+	u32 c;
+
+	for (c = 0; c < HPCC_BCODES; c++)
+		if (hpcc_bcode_rates[c] == rate)
+			return c;
+	return HPCC_BCODES;
+}
+
+/* A port's record at now_ns: its queue and sent bytes, its rate's code. */
+static __always_inline u64 hpcc_hop_wire(u64 qlen, u64 tx, u64 now_ns,
+					 u32 bcode)
+{
+	u64 q = qlen / HPCC_INT_UNIT;
+
+	if (q > HPCC_INT_MASK)
+		q = HPCC_INT_MASK;
+	return q << 44 | ((tx / HPCC_INT_UNIT) & HPCC_INT_MASK) << 24 |
+	       ((now_ns / HPCC_INT_UNIT) & HPCC_INT_MASK) << 4 |
+	       (bcode & (HPCC_BCODES - 1));
+}
+
+static __always_inline void hpcc_hop_unwire(u64 w, struct hpcc_hop *h)
+{
+	h->qlen = (w >> 44) & HPCC_INT_MASK;
+	h->tx = (w >> 24) & HPCC_INT_MASK;
+	h->ts = (w >> 4) & HPCC_INT_MASK;
+	h->rate = hpcc_bcode_rates[w & (HPCC_BCODES - 1)];
+	h->pad = 0;
+}
 
 /* Configuration of one loop's law. */
 struct hpcc_params {
@@ -152,7 +199,7 @@ static __always_inline u32 hpcc_hop_util(const struct hpcc_hop *h,
 	    h->rate > HPCC_RATE_MAX)
 		return 0;
 	*tau_ns = (u64)dts * HPCC_INT_UNIT;
-	/* 2^26 bytes x 10^9 < 2^56; capped at 64 B < 2^41 before << 16 */
+	/* 2^26 bytes x 10^9 < 2^56; capped at 64 B <= 2^42 before << 16 */
 	tx_rate = div64_u64((u64)((h->tx - prev->tx) & HPCC_INT_MASK) *
 			    HPCC_INT_UNIT * 1000000000ULL, *tau_ns);
 	u_tx = tx_rate >= h->rate * (HPCC_U_MAX >> 16) ? HPCC_U_MAX :
@@ -214,7 +261,7 @@ static __always_inline int hpcc_measure(struct hpcc_state *s,
 	s->last_ns = now_ns;
 	if (tau_max > t_ns)
 		tau_max = t_ns;
-	/* U <= 2 HPCC_U_MAX < 2^24, t_ns < 2^28: the sum < 2^53. */
+	/* U <= 2 HPCC_U_MAX < 2^24, t_ns < 2^27: the sum < 2^52. */
 	s->u = div_u64((u64)s->u * (t_ns - tau_max) + (u64)u_max * tau_max,
 		       t_ns);
 	return HPCC_MEASURED;
@@ -231,7 +278,7 @@ static __always_inline u64 hpcc_rate(struct hpcc_state *s,
 	u64 r;
 
 	if (s->u >= p->eta || s->inc_stage >= p->max_stage) {
-		/* Rc / (U / eta): Rc < 2^35, eta <= 2^16 */
+		/* Rc / (U / eta): Rc <= 2^36, eta <= 2^16 */
 		r = s->u ? div64_u64(s->rc * p->eta, s->u) + p->r_ai : p->r_max;
 		stage = 0;
 	} else {

@@ -292,4 +292,39 @@ TEST(Hpcc, RateIsClamped)
 	EXPECT_EQ(s.rc, kLine);
 }
 
+// The wire's record (spec 3.8): 64 KB queued (1000 units), 1 MB sent
+// (15625 units), at 1 ms (15625 units), on a 50 Mbit/s port (our code 15).
+// The counters keep their low 20 bits; a queue beyond 2^20 units reads
+// as full.
+TEST(Hpcc, RecordOnTheWire)
+{
+	hpcc_hop h;
+	u64 w = hpcc_hop_wire(64000, 1000000, 1000000, 15);
+
+	EXPECT_EQ(w, 1000ULL << 44 | 15625ULL << 24 | 15625ULL << 4 | 15);
+	hpcc_hop_unwire(w, &h);
+	EXPECT_EQ(h.qlen, 1000U);
+	EXPECT_EQ(h.tx, 15625U);
+	EXPECT_EQ(h.ts, 15625U);
+	EXPECT_EQ(h.rate, 6250000ULL);
+	hpcc_hop_unwire(hpcc_hop_wire(1ULL << 40, (1ULL << 26) + 64, (1ULL << 26) + 128, 0),
+			&h);
+	EXPECT_EQ(h.qlen, HPCC_INT_MASK);
+	EXPECT_EQ(h.tx, 1U);
+	EXPECT_EQ(h.ts, 2U);
+	EXPECT_EQ(h.rate, 12500000ULL);
+}
+
+// Each code's rate maps back to it; a rate without one has none.
+TEST(Hpcc, RateCodes)
+{
+	u32 c;
+
+	for (c = 0; c < HPCC_BCODES; c++)
+		EXPECT_EQ(hpcc_rate_bcode(hpcc_bcode_rates[c]), c);
+	EXPECT_EQ(hpcc_rate_bcode(3125000000ULL), 7U);		// 25 Gbit/s
+	EXPECT_EQ(hpcc_rate_bcode(25000000ULL), HPCC_BCODES);	// 200 Mbit/s
+	EXPECT_EQ(hpcc_rate_bcode(0), HPCC_BCODES);
+}
+
 } // namespace
