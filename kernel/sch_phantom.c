@@ -18,7 +18,9 @@
  *
  * Dequeue: trimmed headers first, then the real queue, no faster than
  * rate; a packet leaving the real queue is CE-marked with the probability
- * of the higher of the real-queue ramp and the phantom ramp.
+ * of the higher of the real-queue ramp and the phantom ramp. In INT mode
+ * it also gets the port's MLCC hop record, if it carries the option
+ * (uapi/uno_mlcc.h): the INT an HPCC-style law needs is the dequeue's.
  *
  * The marking law lives in phantom_core.h; this file is the plumbing.
  */
@@ -43,9 +45,11 @@
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
 
+#include "hpcc_core.h"
 #include "phantom_core.h"
 #include "uno_compat.h"
 #include "uapi/sch_phantom.h"
+#include "uapi/uno_mlcc.h"
 
 /* Defaults; the ramps' thresholds are fractions (ppm) of their capacity. */
 #define PHANTOM_DEF_LIMIT	1000000	/* bytes, Uno Sec. 5.1 (htsim: 10^6) */
@@ -65,6 +69,8 @@ struct phantom_cfg {
 	u32 trim_limit;		/* capacity of the trimmed-header band, bytes */
 	u8 trim_dscp;
 	u8 trim_valid;		/* 1: a trimmed UDP datagram is a valid one */
+	u8 int_stamp;		/* 1: MLCC INT records at dequeue */
+	u8 int_bcode;		/* the rate's code in a record */
 };
 
 struct phantom_sched_data {
@@ -86,6 +92,9 @@ struct phantom_sched_data {
 	u64 trimmed;
 	u64 trim_drops;
 	u64 tail_drops;
+	u64 int_stamped;
+	u64 int_full;
+	u64 tx_bytes;		/* sent, for INT records */
 	u32 max_backlog;
 };
 
@@ -95,17 +104,16 @@ struct phantom_cut {
 	u8 l4proto;		/* IPPROTO_TCP, IPPROTO_UDP, ... */
 	u16 nhlen;		/* fixed IP header, plus IPv4 options */
 	u16 l4off;		/* transport header, from the network header */
+	u16 hdrs;		/* IP and TCP/UDP headers */
 	u32 keep;		/* network-layer bytes kept */
 	u32 payload;		/* transport payload of the original packet */
 };
 
 /*
- * Plan the trim of @skb to @trim bytes from its network header, never less
- * than its IP and TCP/UDP headers. Fragments, non-IP packets, malformed ones
- * and packets that are no longer than the cut cannot be trimmed.
+ * Parse @skb's IP and TCP/UDP headers into @cut (all but keep). Fragments,
+ * non-IP packets and malformed ones fail.
  */
-static bool phantom_trim_plan(const struct sk_buff *skb, u32 trim,
-			      struct phantom_cut *cut)
+static bool phantom_parse(const struct sk_buff *skb, struct phantom_cut *cut)
 {
 	unsigned int noff = skb_network_offset(skb);
 	unsigned int l3len, hdrs;
@@ -173,9 +181,23 @@ static bool phantom_trim_plan(const struct sk_buff *skb, u32 trim,
 	if (hdrs > l3len)
 		return false;
 
-	cut->keep = max(trim, hdrs);
+	cut->hdrs = hdrs;
 	cut->payload = l3len - hdrs;
-	return cut->keep < l3len;
+	return true;
+}
+
+/*
+ * Plan the trim of @skb to @trim bytes from its network header, never less
+ * than its IP and TCP/UDP headers. What does not parse, and packets that
+ * are no longer than the cut, cannot be trimmed.
+ */
+static bool phantom_trim_plan(const struct sk_buff *skb, u32 trim,
+			      struct phantom_cut *cut)
+{
+	if (!phantom_parse(skb, cut))
+		return false;
+	cut->keep = max_t(u32, trim, cut->hdrs);
+	return cut->keep < cut->hdrs + cut->payload;
 }
 
 /*
@@ -398,6 +420,87 @@ static void phantom_mark(struct phantom_sched_data *q, struct sk_buff *skb,
 	}
 }
 
+/*
+ * Offset in @skb of the MLCC data option among the TCP options in [@off,
+ * @end), or 0.
+ */
+static unsigned int phantom_int_find(const struct sk_buff *skb,
+				     unsigned int off, unsigned int end)
+{
+	u8 buf[4];
+	const u8 *o;
+
+	while (off < end) {
+		o = skb_header_pointer(skb, off, min(end - off, 4U), buf);
+		if (!o || o[0] == TCPOPT_EOL)
+			return 0;
+		if (o[0] == TCPOPT_NOP) {
+			off++;
+			continue;
+		}
+		if (end - off < 2 || o[1] < 2 || o[1] > end - off)
+			return 0;
+		if (o[0] == MLCC_OPT_KIND && o[1] == MLCC_OPT_DATA_LEN &&
+		    end - off >= 4 && get_unaligned_be16(o + 2) == MLCC_OPT_EXID)
+			return off;
+		off += o[1];
+	}
+	return 0;
+}
+
+/*
+ * MLCC INT (mlcc.md 3.3, 3.8): push this port's record into the data
+ * option of a TCP segment leaving the real queue, if it has one of our
+ * version and type: the queue the segment leaves behind, the bytes the
+ * port has sent with it, the time, the rate's code. A full option gets
+ * the overflow flag and keeps its records (the spec's overwrite of the
+ * last record by a more loaded port is not done). The TCP checksum
+ * follows the option's change.
+ */
+static void phantom_int_stamp(struct phantom_sched_data *q,
+			      struct sk_buff *skb, u64 now)
+{
+	unsigned int toff, off;
+	struct mlcc_opt_data old, *opt;
+	struct phantom_cut cut;
+	struct tcphdr *th;
+	__wsum diff;
+	u8 nhop;
+
+	if (!phantom_parse(skb, &cut) || cut.l4proto != IPPROTO_TCP)
+		return;
+	toff = skb_network_offset(skb) + cut.l4off;
+	off = phantom_int_find(skb, toff + sizeof(*th),
+			       skb_network_offset(skb) + cut.hdrs);
+	if (!off || skb_ensure_writable(skb, off + sizeof(*opt)))
+		return;
+	opt = (struct mlcc_opt_data *)(skb->data + off);
+	if (MLCC_VTF_VER(opt->vtf) != MLCC_VERSION ||
+	    MLCC_VTF_TYPE(opt->vtf) != MLCC_TYPE_DATA)
+		return;
+	old = *opt;
+	nhop = opt->nhop >> 4;
+	if (nhop < MLCC_DATA_HOPS) {
+		put_unaligned_be64(hpcc_hop_wire(q->data_backlog +
+						 q->hdrs_backlog, q->tx_bytes,
+						 now, q->cfg.int_bcode),
+				   &opt->hop[nhop]);
+		opt->nhop = (nhop + 1) << 4 | (opt->nhop & 0xf);
+		q->int_stamped++;
+	} else {
+		opt->vtf |= MLCC_F_OVERFLOW;
+		q->int_full++;
+	}
+	/* The option's change, aligned as it sits in the TCP header. */
+	diff = csum_sub(csum_partial(opt, sizeof(*opt), 0),
+			csum_partial(&old, sizeof(old), 0));
+	th = (struct tcphdr *)(skb->data + toff);
+	if (skb->ip_summed == CHECKSUM_COMPLETE)
+		skb->ip_summed = CHECKSUM_NONE;
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		csum_replace_by_diff(&th->check, csum_shift(diff, off - toff));
+}
+
 /* The packet the shaper would send next: trimmed headers go first. */
 static struct sk_buff *phantom_head(struct phantom_sched_data *q)
 {
@@ -425,6 +528,7 @@ static struct sk_buff *phantom_dequeue(struct Qdisc *sch)
 		return NULL;
 	}
 
+	q->tx_bytes += qdisc_pkt_len(skb);
 	if (skb == q->hdrs.head) {
 		__qdisc_dequeue_head(&q->hdrs);
 		q->hdrs_backlog -= qdisc_pkt_len(skb);
@@ -432,6 +536,8 @@ static struct sk_buff *phantom_dequeue(struct Qdisc *sch)
 		__qdisc_dequeue_head(&q->data);
 		q->data_backlog -= qdisc_pkt_len(skb);
 		phantom_mark(q, skb, now);
+		if (q->cfg.int_stamp)
+			phantom_int_stamp(q, skb, now);
 	}
 
 	if (phantom_is_empty(q))
@@ -494,6 +600,7 @@ static const struct nla_policy phantom_policy[TCA_PHANTOM_MAX + 1] = {
 	[TCA_PHANTOM_BURST]	 = NLA_POLICY_FULL_RANGE(NLA_U32,
 							 &phantom_burst_range),
 	[TCA_PHANTOM_TRIM_VALID] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_PHANTOM_INT]	 = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static void phantom_get_u32(u32 *val, const struct nlattr *attr)
@@ -521,6 +628,9 @@ static void phantom_cfg_merge(struct phantom_cfg *cfg, struct nlattr **tb)
 		cfg->trim_dscp = nla_get_u8(tb[TCA_PHANTOM_TRIM_DSCP]);
 	if (tb[TCA_PHANTOM_TRIM_VALID])
 		cfg->trim_valid = nla_get_u8(tb[TCA_PHANTOM_TRIM_VALID]);
+	if (tb[TCA_PHANTOM_INT])
+		cfg->int_stamp = nla_get_u8(tb[TCA_PHANTOM_INT]);
+	cfg->int_bcode = hpcc_rate_bcode(cfg->core.rate);
 }
 
 /* Set @x, unless given, to @ppm of @ref. */
@@ -607,6 +717,13 @@ static int phantom_cfg_check(const struct phantom_cfg *cfg, struct nlattr **tb,
 				    phantom_blame(tb, TCA_PHANTOM_TRIM_LIMIT,
 						  TCA_PHANTOM_TRIM),
 				    "trim-limit cannot hold one trimmed header");
+		return -EINVAL;
+	}
+	if (cfg->int_stamp && cfg->int_bcode >= HPCC_BCODES) {
+		NL_SET_ERR_MSG_ATTR(extack,
+				    phantom_blame(tb, TCA_PHANTOM_INT,
+						  TCA_PHANTOM_RATE),
+				    "int needs a rate an INT record can carry (10, 25, 50, 100, 250, 500 Mbit/s, 1, 2.5, 5, 10, 25, 40, 50, 100, 200, 400 Gbit/s)");
 		return -EINVAL;
 	}
 	return 0;
@@ -712,7 +829,8 @@ static int phantom_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u8(skb, TCA_PHANTOM_TRIM_DSCP, cfg->trim_dscp) ||
 	    nla_put_u32(skb, TCA_PHANTOM_TRIM_LIMIT, cfg->trim_limit) ||
 	    nla_put_u32(skb, TCA_PHANTOM_BURST, cfg->burst) ||
-	    nla_put_u8(skb, TCA_PHANTOM_TRIM_VALID, cfg->trim_valid))
+	    nla_put_u8(skb, TCA_PHANTOM_TRIM_VALID, cfg->trim_valid) ||
+	    nla_put_u8(skb, TCA_PHANTOM_INT, cfg->int_stamp))
 		goto nla_put_failure;
 
 	return nla_nest_end(skb, opts);
@@ -741,6 +859,8 @@ static int phantom_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		.phantom_max_backlog = q->st.pq.peak,
 		.trim_backlog = q->hdrs_backlog,
 		.empty_ns = phantom_empty_ns(&q->empty, ktime_get_ns()),
+		.int_stamped = q->int_stamped,
+		.int_full = q->int_full,
 	};
 	sch_tree_unlock(sch);
 

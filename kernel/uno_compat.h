@@ -12,6 +12,11 @@
 #ifdef UNO_HAVE_NET_GSO_H
 #include <net/gso.h>		/* skb_gso_segment(), there from 6.4 */
 #endif
+#ifdef UNO_HAVE_LINUX_UNALIGNED_H
+#include <linux/unaligned.h>	/* from 6.12 */
+#else
+#include <asm/unaligned.h>
+#endif
 
 /* __tcp_send_ack() takes the ACK's extra TCP flags from 6.13 (AccECN). */
 static inline void uno_send_ack(struct sock *sk, u32 rcv_nxt)

@@ -35,6 +35,7 @@ enum {
 	TCA_PHANTOM_TRIM_LIMIT,	/* u32: trimmed-header band capacity, bytes */
 	TCA_PHANTOM_BURST,	/* u32: shaper bucket, bytes sent back to back */
 	TCA_PHANTOM_TRIM_VALID,	/* u8: 1: trimmed UDP datagrams leave valid */
+	TCA_PHANTOM_INT,	/* u8: 1: MLCC INT records at dequeue */
 	__TCA_PHANTOM_MAX
 };
 
@@ -61,6 +62,8 @@ enum {
  * @stall_ns: link time lost while packets waited, ns
  * @idle_ns: link time unused with nothing queued, ns
  * @empty_ns: time the qdisc held no packet, ns
+ * @int_stamped: MLCC INT records pushed into data options
+ * @int_full: data options that had no free record slot
  */
 struct tc_phantom_xstats {
 	__u64	ce_marks;
@@ -75,6 +78,8 @@ struct tc_phantom_xstats {
 	__u64	stall_ns;
 	__u64	idle_ns;
 	__u64	empty_ns;
+	__u64	int_stamped;
+	__u64	int_full;
 };
 
 #endif /* _UAPI_LINUX_SCH_PHANTOM_H */

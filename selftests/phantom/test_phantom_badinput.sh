@@ -73,6 +73,8 @@ trim is shorter than an IPv4 and a TCP header|trim 20
 trim-limit cannot hold one trimmed header|trim 64 trim-limit 32
 integer out of range|trim-dscp 64
 not stale or valid|trim-udp on
+int needs a rate an INT record can carry|int on
+not on or off|int maybe
 limit is smaller than one packet of the device MTU|limit 100
 burst is smaller than one packet of the device MTU|burst 0
 burst is smaller than one packet of the device MTU|burst 3000
@@ -102,6 +104,7 @@ integer out of range|rate 0
 burst is smaller than one packet of the device MTU|rate 1gbit burst 100
 phantom-min is above phantom-max|rate 1gbit phantom-min 700kb
 ecn-min is above ecn-max|rate 1gbit limit 100kb ecn-min 90kb
+int needs a rate an INT record can carry|rate 30mbit int on
 TABLE
 
 tb_check refused "$refused" "==" $n

@@ -26,12 +26,14 @@ static void explain(void)
 		"		[ phantom-rate PERCENT%% ] [ phantom-size BYTES ]\n"
 		"		[ phantom-min BYTES ] [ phantom-max BYTES ]\n"
 		"		[ trim off|BYTES ] [ trim-dscp DSCP ] [ trim-limit BYTES ]\n"
-		"		[ trim-udp stale|valid ] [ burst BYTES ]\n"
+		"		[ trim-udp stale|valid ] [ burst BYTES ] [ int on|off ]\n"
 		"rate is the shaping rate, burst the bytes it may send back to back\n"
 		"(as tbf's burst), phantom-rate the phantom queue's drain rate in\n"
 		"percent of rate. ecn-* mark over the real backlog, phantom-* over\n"
 		"the phantom occupancy, as red's min and max. trim-udp valid fixes a\n"
-		"trimmed UDP datagram's length and checksum, so that sockets read it.\n");
+		"trimmed UDP datagram's length and checksum, so that sockets read it.\n"
+		"int on pushes the port's MLCC INT record into each TCP segment that\n"
+		"carries the MLCC data option, at dequeue.\n");
 }
 
 static void get_bytes(__u32 *val, bool *have, const char *key, const char *arg)
@@ -49,6 +51,7 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	bool have_rate = false, have_limit = false, have_pq_rate = false;
 	bool have_pq_size = false, have_trim = false, have_dscp = false;
 	bool have_trim_limit = false, have_burst = false, have_valid = false;
+	bool have_int = false;
 	bool have_ecn_min = false, have_ecn_max = false;
 	bool have_pq_min = false, have_pq_max = false;
 	__u32 limit = 0, pq_rate = 0, pq_size = 0, trim = 0, trim_limit = 0;
@@ -56,7 +59,7 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	__u32 burst = 0;
 	struct rtattr *tail;
 	__u64 rate = 0;
-	__u8 dscp = 0, valid = 0;
+	__u8 dscp = 0, valid = 0, int_stamp = 0;
 
 	(void)qu;
 	while (argc > 0) {
@@ -121,6 +124,15 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		} else if (strcmp(*argv, "burst") == 0) {
 			NEXT_ARG();
 			get_bytes(&burst, &have_burst, "burst", *argv);
+		} else if (strcmp(*argv, "int") == 0) {
+			NEXT_ARG();
+			if (have_int)
+				duparg("int", *argv);
+			have_int = true;
+			if (strcmp(*argv, "on") == 0)
+				int_stamp = 1;
+			else if (strcmp(*argv, "off") != 0)
+				invarg("not on or off", *argv);
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -160,7 +172,9 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	    (have_burst &&
 	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_BURST, burst)) ||
 	    (have_valid &&
-	     addattr8(n, PHANTOM_MAXLEN, TCA_PHANTOM_TRIM_VALID, valid)))
+	     addattr8(n, PHANTOM_MAXLEN, TCA_PHANTOM_TRIM_VALID, valid)) ||
+	    (have_int &&
+	     addattr8(n, PHANTOM_MAXLEN, TCA_PHANTOM_INT, int_stamp)))
 		return -1;
 	addattr_nest_end(n, tail);
 	return 0;
@@ -219,6 +233,13 @@ static int phantom_print_opt(struct qdisc_util *qu, FILE *f,
 		print_string(PRINT_ANY, "trim_udp", "trim-udp %s ",
 			     rta_getattr_u8(a) ? "valid" : "stale");
 	print_bytes(tb, TCA_PHANTOM_BURST, "burst", "burst %s ");
+	a = attr_of(tb, TCA_PHANTOM_INT, sizeof(__u8));
+	if (a) {
+		print_string(PRINT_JSON, "int", NULL,
+			     rta_getattr_u8(a) ? "on" : "off");
+		if (rta_getattr_u8(a))
+			print_string(PRINT_FP, NULL, "int %s ", "on");
+	}
 	return 0;
 }
 
@@ -254,6 +275,9 @@ static int phantom_print_xstats(struct qdisc_util *qu, FILE *f,
 		   st.phantom_max_backlog);
 	print_size(PRINT_ANY, "trim_backlog", " trim-backlog %s",
 		   st.trim_backlog);
+	print_lluint(PRINT_ANY, "int_stamped", " int-stamped %llu",
+		     st.int_stamped);
+	print_lluint(PRINT_ANY, "int_full", " int-full %llu", st.int_full);
 	return 0;
 }
 

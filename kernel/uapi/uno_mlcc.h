@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * MLCC's wire format (../shared/spec/mlcc.md 3.8): the TCP options that
+ * carry INT hop records and credits, shared by the switch ports that
+ * stamp them (sch_phantom's INT mode), the sockops program that reserves
+ * and reads them (bpf/mlcc.bpf.c) and their tests.
+ *
+ * One experimental option kind (RFC 6994, kind 253, ExID "ML"), its type
+ * in byte 4. TCP timestamps must be off on an MLCC sender, so that the
+ * 36 bytes of the data option fit in the 40 of TCP's option space.
+ */
+#ifndef _UAPI_UNO_MLCC_H
+#define _UAPI_UNO_MLCC_H
+
+#include <linux/types.h>
+
+#define MLCC_OPT_KIND		253
+#define MLCC_OPT_EXID		0x4d4c		/* "ML" */
+#define MLCC_VERSION		1
+#define MLCC_TYPE_DATA		0
+#define MLCC_TYPE_ACK_X		1		/* cross-DC ACK: credit, rates */
+#define MLCC_TYPE_ACK_E		2		/* intra-DC ACK: INT echo */
+
+/* Byte 4 of every MLCC option: ver:2 | type:2 | flags:4. */
+#define MLCC_VTF(type, flags)	(MLCC_VERSION << 6 | (type) << 4 | (flags))
+#define MLCC_VTF_VER(vtf)	((vtf) >> 6)
+#define MLCC_VTF_TYPE(vtf)	(((vtf) >> 4) & 3)
+#define MLCC_F_CROSS		0x08	/* X: the flow crosses DCs */
+#define MLCC_F_OVERFLOW		0x04	/* O: a port found no free slot */
+
+#define MLCC_DATA_HOPS		3
+
+/*
+ * The data option, in every data segment of an MLCC flow: the sender
+ * writes it empty, each switch port pushes its record (an hpcc_hop_wire()
+ * value, kernel/core/hpcc_core.h) at hop[nhop] on dequeue, DCI_r sets
+ * c_d and q_c.
+ */
+struct mlcc_opt_data {
+	__u8	kind;		/* MLCC_OPT_KIND */
+	__u8	len;		/* sizeof(struct mlcc_opt_data) */
+	__be16	exid;		/* MLCC_OPT_EXID */
+	__u8	vtf;		/* MLCC_VTF(MLCC_TYPE_DATA, X | O) */
+	__u8	nhop;		/* records, in the high 4 bits */
+	__u8	c_d;		/* DCI_r's credit; 0: none */
+	__u8	rsvd;
+	__be32	q_c;		/* the flow's PFQ backlog at DCI_r, bytes */
+	__be64	hop[MLCC_DATA_HOPS];
+} __attribute__((packed));	/* 36 bytes */
+
+#define MLCC_OPT_DATA_LEN	36
+
+/*
+ * The sockops program (bpf/mlcc.bpf.c), attached to a cgroup: its
+ * sockets that connect to the remote prefix send the data option on every
+ * data segment (TCP timestamps off, or it does not fit); its accepted
+ * sockets read the option of each data segment they receive and run
+ * R_credit's law on its records (kernel/core/hpcc_core.h, T = rtt_d_ns).
+ */
+struct mlcc_cfg {
+	__be32	remote_addr;	/* the senders' remote prefix; len 0: all */
+	__u32	remote_len;
+	__u32	rtt_d_ns;	/* the receiver's loop, T of its law */
+	__u32	pad;
+};
+
+/* A received flow, in the data's direction, network order. */
+struct mlcc_flow4 {
+	__be32	saddr;
+	__be32	daddr;
+	__be16	sport;
+	__be16	dport;
+};
+
+/* What a receiver saw of a flow's INT (the mlcc_rx map). */
+struct mlcc_rx_info {
+	__u64	segs;			/* data segments */
+	__u64	opts;			/* ... with the data option */
+	__u64	nhop[MLCC_DATA_HOPS + 1]; /* ... by the records they carried */
+	__u64	overflow;		/* ... flagged O */
+	__u64	hop[MLCC_DATA_HOPS];	/* the last option's records, wire form */
+	__u32	u;			/* HPCC's U on them, Q16.16 */
+	__u32	last_nhop;		/* records in the last option */
+};
+
+/* Counters, per CPU, in mlcc_stats. */
+enum mlcc_stat {
+	MLCC_STAT_OPT_WRITTEN,	/* sender: data options written */
+	MLCC_STAT_OPT_NO_ROOM,	/* ... with no room left for one */
+	MLCC_STAT_RX_SEGS,	/* receiver: data segments parsed */
+	MLCC_STAT_RX_FLOWS_FULL, /* ... of a flow the full table could not hold */
+	__MLCC_STAT_MAX,
+};
+
+#endif /* _UAPI_UNO_MLCC_H */
