@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "lb_datapath.h" // lb_pin_root(), lb_percpu_sum()
+#include "map_iter.h"
 #include "core_types.h"
 #include "reflex_core.h"
 #include "reflex_types.h"
@@ -255,20 +256,6 @@ void attach_role(const Skel &skel, const RfxConf &c)
 	}
 }
 
-template <typename K, typename V, typename F>
-void for_each_elem(int fd, F f)
-{
-	K key, next;
-	V val;
-	const K *prev = nullptr;
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (!bpf_map_lookup_elem(fd, &key, &val))
-			f(key, val);
-	}
-}
-
 RfxStatus role_status(uint32_t role, const std::string &dir)
 {
 	RfxStatus s;
@@ -286,20 +273,20 @@ RfxStatus role_status(uint32_t role, const std::string &dir)
 		close(fd);
 	}
 	if (role == RFX_ROLE_GATEWAY && (fd = map_fd("nsf_prefixes")) >= 0) {
-		for_each_elem<rfx_prefix4, uint8_t>(fd, [&](const rfx_prefix4 &k, uint8_t &) {
+		bpf_map_for_each<rfx_prefix4, uint8_t>(fd, [&](const rfx_prefix4 &k, uint8_t &) {
 			s.prefixes.push_back(k);
 		});
 		close(fd);
 	}
 	if (role == RFX_ROLE_GATEWAY && (fd = map_fd("nsf_flows")) >= 0) {
-		for_each_elem<rfx_flow4, nsf_entry>(fd, [&](const rfx_flow4 &k, nsf_entry &e) {
+		bpf_map_for_each<rfx_flow4, nsf_entry>(fd, [&](const rfx_flow4 &k, nsf_entry &e) {
 			s.nsf_flows.push_back({ k, e.flow.state, e.flow.fb_seq, e.first_pack_ns,
 						nsf_answer_of(&e, e.flow.fb_seq)->pack_ns });
 		});
 		close(fd);
 	}
 	if (role == RFX_ROLE_HOST && (fd = bpf_obj_get(rfx_shared_pin("rfx_flows").c_str())) >= 0) {
-		for_each_elem<rfx_flow4, rfx_flow_info>(
+		bpf_map_for_each<rfx_flow4, rfx_flow_info>(
 			fd, [&](const rfx_flow4 &k, const rfx_flow_info &i) {
 				s.host_flows.push_back({ k, i });
 			});
