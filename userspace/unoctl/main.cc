@@ -28,6 +28,7 @@
 #include "rc.h"
 #include "reflex_core.h"
 #include "reflex_datapath.h"
+#include "mlcc.h"
 #include "socket.h"
 
 using nlohmann::json;
@@ -496,6 +497,32 @@ int reflex_detach(const std::string &role)
 	return fail("reflex detach: expected stamp, gateway or host", kExitUsage);
 }
 
+// --- mlcc ------------------------------------------------------------------
+
+int mlcc_attach(const std::vector<std::string> &args)
+{
+	uno::MlccConf c;
+	if (const std::string err = unoctl::mlcc_parse(c, args); !err.empty())
+		return fail("mlcc attach: " + err, kExitUsage);
+	try {
+		uno::mlcc_conf_check(c);
+	} catch (const uno::MlccError &e) {
+		return fail(std::string("mlcc attach: ") + e.what(), kExitUsage);
+	}
+	uno::mlcc_attach(c);
+	return kExitOk;
+}
+
+int mlcc_show()
+{
+	const uno::MlccStatus s = uno::mlcc_status();
+	if (g_opts.json)
+		print_json(unoctl::mlcc_json(s));
+	else
+		std::cout << unoctl::mlcc_text(s);
+	return kExitOk;
+}
+
 // --- sock ------------------------------------------------------------------
 
 bool ours(const std::string &cc)
@@ -669,6 +696,9 @@ Examples:
   unoctl reflex gateway lan down0 wan wan1 k 16   NSF on a DC's border router
   unoctl reflex host dev eth0 gateway 10.10.0.254 k 16   a sender takes its pseudo-ACKs
   unoctl -j reflex show               Reflex's roles here, counters and flows, ndt qdiscs
+  unoctl mlcc attach cgroup /sys/fs/cgroup remote 10.20.0.0/16 rtt-d-us 240
+                                      MLCC's INT option: senders write it, receivers read it
+  unoctl -j mlcc show                 its settings, counters and received flows
   unoctl sock show                    TCP sockets running uno, smartt, swift or timely
   unoctl -j rc show                   UnoRC's defaults: [unorc] of /etc/uno/uno.toml
 
@@ -751,6 +781,16 @@ int main(int argc, char **argv)
 	auto *rfx_detach_cmd = reflex->add_subcommand("detach", "take a role off: stamp|gateway|host");
 	rfx_detach_cmd->add_option("role", rfx_role, "stamp, gateway or host")->required();
 
+	auto *mlcc = app.add_subcommand(
+		"mlcc", "MLCC's INT option at the hosts (the sockops program of bpf/mlcc.bpf.c on a cgroup)");
+	mlcc->require_subcommand(1);
+	std::vector<std::string> mlcc_args;
+	auto *mlcc_attach_cmd = mlcc->add_subcommand(
+		"attach", "attach (CAP_BPF, CAP_NET_ADMIN): cgroup PATH [remote A.B.C.D/LEN] [rtt-d-us N]");
+	mlcc_attach_cmd->add_option("args", mlcc_args, "KEY VALUE pairs")->required();
+	auto *mlcc_show_cmd = mlcc->add_subcommand("show", "settings, counters and received flows");
+	auto *mlcc_detach_cmd = mlcc->add_subcommand("detach", "take it off its cgroup");
+
 	auto *sock = app.add_subcommand("sock", "TCP sockets");
 	sock->require_subcommand(1);
 	bool all = false;
@@ -803,6 +843,14 @@ int main(int argc, char **argv)
 			return reflex_show();
 		if (*rfx_detach_cmd)
 			return reflex_detach(rfx_role);
+		if (*mlcc_attach_cmd)
+			return mlcc_attach(mlcc_args);
+		if (*mlcc_show_cmd)
+			return mlcc_show();
+		if (*mlcc_detach_cmd) {
+			uno::mlcc_detach();
+			return kExitOk;
+		}
 		if (*sock_show_cmd)
 			return sock_show(all);
 		if (*rc_show_cmd)
@@ -815,6 +863,8 @@ int main(int argc, char **argv)
 	} catch (const uno::BpfCcError &e) {
 		return fail(e.what());
 	} catch (const uno::RfxError &e) {
+		return fail(e.what());
+	} catch (const uno::MlccError &e) {
 		return fail(e.what());
 	}
 	return kExitUsage;

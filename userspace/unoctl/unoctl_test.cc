@@ -20,8 +20,12 @@
 #include <linux/rtnetlink.h>
 
 #include "lb.h"
+#include "mlcc.h"
 #include "qdisc.h"
 #include "rc.h"
+// after nlohmann/json.hpp: core_user.h defines noinline
+#include "core_types.h"
+#include "hpcc_core.h"
 
 using nlohmann::json;
 using unoctl::rc_json;
@@ -291,6 +295,96 @@ TEST_F(LbShow, BadCommandLine)
 	r = unoctl("lb show dev ..");
 	EXPECT_EQ(r.status, 1);
 	EXPECT_EQ(r.err, "unoctl: '..' is not a device name\n");
+}
+
+// --- mlcc ----------------------------------------------------------------------
+
+TEST(MlccParse, DefaultsAndEverySetting)
+{
+	uno::MlccConf c;
+	EXPECT_EQ(unoctl::mlcc_parse(c, { "cgroup", "/sys/fs/cgroup" }), "");
+	EXPECT_EQ(c.cgroup, "/sys/fs/cgroup");
+	EXPECT_EQ(c.cfg.remote_len, 0U);
+	EXPECT_EQ(c.cfg.rtt_d_ns, 100000U);
+	EXPECT_EQ(unoctl::mlcc_parse(c, { "cgroup", "/cg", "remote", "10.200.0.0/16", "rtt-d-us",
+					  "240" }),
+		  "");
+	EXPECT_EQ(c.cfg.remote_addr, htonl(0x0ac80000));
+	EXPECT_EQ(c.cfg.remote_len, 16U);
+	EXPECT_EQ(c.cfg.rtt_d_ns, 240000U);
+}
+
+TEST(MlccParse, WhatIsWrong)
+{
+	const std::pair<std::vector<std::string>, std::string> bad[] = {
+		{ { "cgroup" }, "expected KEY VALUE pairs" },
+		{ { "remote", "10.0.0.0/8" }, "cgroup PATH is required" },
+		{ { "cgroup", "/a", "cgroup", "/b" }, "cgroup: set twice" },
+		{ { "cgroup", "/a", "dev", "eth0" }, "dev: not a setting (cgroup, remote, rtt-d-us)" },
+		{ { "cgroup", "/a", "remote", "10.0.0.1/8" },
+		  "remote 10.0.0.1/8: expected A.B.C.D/LEN without host bits" },
+		{ { "cgroup", "/a", "rtt-d-us", "0" }, "rtt-d-us 0: expected 1 to 134217" },
+		{ { "cgroup", "/a", "rtt-d-us", "134218" }, "rtt-d-us 134218: expected 1 to 134217" },
+		{ { "cgroup", "/a", "rtt-d-us", "5ms" }, "rtt-d-us 5ms: expected 1 to 134217" },
+	};
+	for (const auto &[args, err] : bad) {
+		uno::MlccConf c;
+		EXPECT_EQ(unoctl::mlcc_parse(c, args), err);
+	}
+}
+
+uno::MlccStatus mlcc_status()
+{
+	uno::MlccStatus s;
+	s.attached = true;
+	s.cgroup_id = 1;
+	s.cfg.remote_addr = htonl(0x0ac80000);
+	s.cfg.remote_len = 16;
+	s.cfg.rtt_d_ns = 10000000;
+	s.stats[MLCC_STAT_OPT_WRITTEN] = 9;
+	s.stats[MLCC_STAT_RX_SEGS] = 8;
+	uno::MlccRxFlow f = {};
+	f.key = { htonl(0x0a640101), htonl(0x0ac80101), htons(40000), htons(5201) };
+	f.info.segs = 8;
+	f.info.opts = 7;
+	f.info.nhop[2] = 7;
+	f.info.u = 98304;
+	f.info.last_nhop = 1;
+	f.info.hop[0] = hpcc_hop_wire(64000, 1000000, 1000000, 15);
+	s.flows.push_back(f);
+	return s;
+}
+
+TEST(MlccJson, EveryField)
+{
+	EXPECT_EQ(unoctl::mlcc_json(mlcc_status()).dump(),
+		  R"({"attached":true,"cgroup_id":1,"counters":{"opt_no_room":0,"opt_written":9,)"
+		  R"("rx_flows_full":0,"rx_segs":8},"flows":[{"dst":"10.200.1.1:5201",)"
+		  R"("hops":[{"qlen":64000,"rate_bps":50000000,"ts":1000000,"tx":1000000}],)"
+		  R"("nhop":[0,0,7,0],"opts":7,"overflow":0,"segs":8,"src":"10.100.1.1:40000",)"
+		  R"("u":1.5}],"remote":"10.200.0.0/16","rtt_d_us":10000})");
+}
+
+TEST(MlccText, Lines)
+{
+	EXPECT_EQ(unoctl::mlcc_text(mlcc_status()),
+		  "mlcc cgroup 1 remote 10.200.0.0/16 rtt-d-us 10000\n"
+		  "  opt_no_room 0\n  opt_written 9\n  rx_flows_full 0\n  rx_segs 8\n"
+		  "  flow 10.100.1.1:40000 > 10.200.1.1:5201 segs 8 opts 7 nhop [0,0,7,0] u 1.5\n");
+	EXPECT_EQ(unoctl::mlcc_text({}), "mlcc: not attached\n");
+}
+
+using MlccAttach = RcShow; // the command, in a scratch directory
+
+// Refused before anything reaches the kernel: exit 2 and why.
+TEST_F(MlccAttach, BadCommandLine)
+{
+	Result r = unoctl("mlcc attach remote 10.0.0.0/8");
+	EXPECT_EQ(r.status, 2);
+	EXPECT_EQ(r.err, "unoctl: mlcc attach: cgroup PATH is required\n");
+	r = unoctl("mlcc attach cgroup " + dir_ + "/none");
+	EXPECT_EQ(r.status, 2);
+	EXPECT_EQ(r.err, "unoctl: mlcc attach: cgroup " + dir_ + "/none: no such directory\n");
 }
 
 using CcBpf = RcShow; // the command, in a scratch directory

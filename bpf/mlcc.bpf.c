@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MLCC's TCP option at the hosts (../shared/spec/mlcc.md 3.3, 3.8; the
+ * design notes' section 3): one sockops program for a cgroup.
+ *
+ * A socket of the cgroup that connects to the configured remote prefix is
+ * an MLCC sender: it reserves the 36-byte data option in every data
+ * segment and writes it empty (no records, the X flag), for the switch
+ * ports on the way to fill at dequeue (sch_phantom's INT mode). The MSS
+ * leaves room for it (tcp_current_mss() asks without a segment); pure
+ * ACKs carry none.
+ *
+ * A socket the cgroup accepts is a receiver: it reads the option of each
+ * data segment it gets, counts what it saw per flow (mlcc_rx, for unoctl
+ * mlcc show), and runs R_credit's measurement, HPCC's MeasureInflight on
+ * the records (hpcc_core.h, T = rtt_d_ns), into the flow's U.
+ */
+#include <linux/bpf.h>
+#include <linux/tcp.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#include "core_types.h"
+#include "hpcc_core.h"
+#include "mlcc_types.h"
+
+char _license[] SEC("license") = "GPL";
+
+#define AF_INET		2
+#define AF_INET6	10
+#define MLCC_MAX_FLOWS	4096
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct mlcc_cfg);
+} mlcc_cfg SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, __MLCC_STAT_MAX);
+	__type(key, u32);
+	__type(value, u64);
+} mlcc_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MLCC_MAX_FLOWS);
+	__type(key, struct mlcc_flow4);
+	__type(value, struct mlcc_rx_entry);
+} mlcc_rx SEC(".maps");
+
+static __always_inline void mlcc_count(u32 stat)
+{
+	u64 *n = bpf_map_lookup_elem(&mlcc_stats, &stat);
+
+	if (n)
+		(*n)++;
+}
+
+static __always_inline const struct mlcc_cfg *mlcc_get_cfg(void)
+{
+	u32 zero = 0;
+
+	return bpf_map_lookup_elem(&mlcc_cfg, &zero);
+}
+
+static __always_inline bool mlcc_to_remote(const struct mlcc_cfg *c,
+					   __be32 daddr)
+{
+	u32 mask;
+
+	if (!c->remote_len)
+		return true;
+	mask = c->remote_len >= 32 ? ~0U : ~(~0U >> c->remote_len);
+	return !((bpf_ntohl(daddr) ^ bpf_ntohl(c->remote_addr)) & mask);
+}
+
+/*
+ * An IPv4 connection: an AF_INET socket, or an AF_INET6 one on IPv4-mapped
+ * addresses (iperf3's server listens on ::), whose remote_ip4 and
+ * local_ip4 are then set too.
+ */
+static __always_inline bool mlcc_ipv4(const struct bpf_sock_ops *skops)
+{
+	if (skops->family == AF_INET)
+		return true;
+	return skops->family == AF_INET6 && !skops->remote_ip6[0] &&
+	       !skops->remote_ip6[1] && skops->remote_ip6[2] == bpf_htonl(0xffff);
+}
+
+static __always_inline void mlcc_set_cb(struct bpf_sock_ops *skops, u32 flag)
+{
+	bpf_sock_ops_cb_flags_set(skops, skops->bpf_sock_ops_cb_flags | flag);
+}
+
+/* The option, as a sender writes it: no records yet. */
+static __always_inline void mlcc_write(struct bpf_sock_ops *skops)
+{
+	struct mlcc_opt_data opt = {
+		.kind = MLCC_OPT_KIND,
+		.len = MLCC_OPT_DATA_LEN,
+		.exid = bpf_htons(MLCC_OPT_EXID),
+		.vtf = MLCC_VTF(MLCC_TYPE_DATA, MLCC_F_CROSS),
+	};
+
+	if (bpf_store_hdr_opt(skops, &opt, sizeof(opt), 0))
+		mlcc_count(MLCC_STAT_OPT_NO_ROOM);
+	else
+		mlcc_count(MLCC_STAT_OPT_WRITTEN);
+}
+
+/* The receiver's record of the flow this segment belongs to. */
+static __always_inline struct mlcc_rx_entry *
+mlcc_rx_of(struct bpf_sock_ops *skops, const struct tcphdr *th)
+{
+	struct mlcc_flow4 key = {
+		.saddr = skops->remote_ip4,
+		.daddr = skops->local_ip4,
+		.sport = th->source,
+		.dport = th->dest,
+	};
+	struct mlcc_rx_entry *e = bpf_map_lookup_elem(&mlcc_rx, &key);
+	static const struct mlcc_rx_entry zero;
+
+	if (e)
+		return e;
+	bpf_map_update_elem(&mlcc_rx, &key, &zero, BPF_NOEXIST);
+	e = bpf_map_lookup_elem(&mlcc_rx, &key);
+	if (!e)
+		mlcc_count(MLCC_STAT_RX_FLOWS_FULL);
+	return e;
+}
+
+/* The option's records into the flow's counters and its law. */
+static __always_inline void mlcc_take(struct mlcc_rx_entry *e,
+				      const struct mlcc_opt_data *o,
+				      const struct mlcc_cfg *c)
+{
+	struct hpcc_hop hops[MLCC_DATA_HOPS];
+	u32 j, n = o->nhop >> 4;
+
+	if (n > MLCC_DATA_HOPS)
+		n = MLCC_DATA_HOPS;
+	e->info.opts++;
+	e->info.nhop[n]++;
+	e->info.last_nhop = n;
+	if (o->vtf & MLCC_F_OVERFLOW)
+		e->info.overflow++;
+	for (j = 0; j < MLCC_DATA_HOPS; j++) {
+		if (j >= n)
+			break;
+		e->info.hop[j] = bpf_be64_to_cpu(o->hop[j]);
+		hpcc_hop_unwire(e->info.hop[j], &hops[j]);
+	}
+	if (n && c->rtt_d_ns && c->rtt_d_ns <= HPCC_T_MAX) {
+		hpcc_measure(&e->rc, hops, n, c->rtt_d_ns, bpf_ktime_get_ns());
+		e->info.u = e->rc.u;
+	}
+}
+
+/* A receiver, on a segment: its option, if a data segment carries one. */
+static __always_inline void mlcc_parse(struct bpf_sock_ops *skops,
+				       const struct mlcc_cfg *c)
+{
+	u8 buf[MLCC_OPT_DATA_LEN] = { MLCC_OPT_KIND, 4, MLCC_OPT_EXID >> 8,
+				      MLCC_OPT_EXID & 0xff };
+	const struct mlcc_opt_data *o = (const void *)buf;
+	void *data = (void *)(long)skops->skb_data;
+	void *end = (void *)(long)skops->skb_data_end;
+	const struct tcphdr *th = data;
+	struct mlcc_rx_entry *e;
+
+	if (data + sizeof(*th) > end || skops->skb_len <= th->doff * 4U)
+		return;
+	mlcc_count(MLCC_STAT_RX_SEGS);
+	e = mlcc_rx_of(skops, th);
+	if (!e)
+		return;
+	e->info.segs++;
+	if (bpf_load_hdr_opt(skops, buf, sizeof(buf), 0) != MLCC_OPT_DATA_LEN ||
+	    MLCC_VTF_VER(o->vtf) != MLCC_VERSION ||
+	    MLCC_VTF_TYPE(o->vtf) != MLCC_TYPE_DATA)
+		return;
+	mlcc_take(e, o, c);
+}
+
+SEC("sockops")
+int mlcc_sockops(struct bpf_sock_ops *skops)
+{
+	const struct mlcc_cfg *c = mlcc_get_cfg();
+
+	if (!c || !mlcc_ipv4(skops))
+		return 1;
+	switch (skops->op) {
+	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
+		if (mlcc_to_remote(c, skops->remote_ip4))
+			mlcc_set_cb(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG);
+		break;
+	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB:
+		mlcc_set_cb(skops, BPF_SOCK_OPS_PARSE_ALL_HDR_OPT_CB_FLAG);
+		break;
+	case BPF_SOCK_OPS_HDR_OPT_LEN_CB:
+		/* a data segment, or the MSS's question (no segment) */
+		if (skops->skb_len || !skops->skb_tcp_flags)
+			bpf_reserve_hdr_opt(skops, MLCC_OPT_DATA_LEN, 0);
+		break;
+	case BPF_SOCK_OPS_WRITE_HDR_OPT_CB:
+		mlcc_write(skops);
+		break;
+	case BPF_SOCK_OPS_PARSE_HDR_OPT_CB:
+		mlcc_parse(skops, c);
+		break;
+	}
+	return 1;
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// MLCC's sockops program (bpf/mlcc.bpf.c) on a cgroup, for its loader
+// (unoctl mlcc): senders to the remote prefix write the INT data option,
+// receivers read it and run R_credit's measurement on its records.
+//
+// A cgroup's programs act on sockets whatever their namespace, so the
+// datapath is one for the machine: its program, maps and cgroup link are
+// pinned in /sys/fs/bpf/uno/mlcc/, and removing the link's pin detaches
+// it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "uapi/uno_mlcc.h"
+
+namespace uno {
+
+struct MlccError : std::runtime_error {
+	using std::runtime_error::runtime_error;
+};
+
+struct MlccConf {
+	std::string cgroup;	// a cgroup v2 directory
+	mlcc_cfg cfg = {};
+};
+
+const char *mlcc_stat_name(uint32_t stat); // "opt_written"
+
+// Checks c: an MlccError says what is wrong (a prefix length above 32, an
+// rtt-d out of 1 ns..HPCC_T_MAX, a cgroup that is not a directory).
+void mlcc_conf_check(const MlccConf &c);
+
+// Attaches the program to c.cgroup with c.cfg, replacing the datapath
+// there was. An MlccError says what is wrong; nothing has changed then.
+void mlcc_attach(const MlccConf &c);
+
+// Detaches it and removes its pins. Nothing to do is not an error.
+void mlcc_detach();
+
+struct MlccRxFlow {
+	mlcc_flow4 key;
+	mlcc_rx_info info;
+};
+
+struct MlccStatus {
+	bool attached = false;
+	uint64_t cgroup_id = 0;
+	mlcc_cfg cfg = {};
+	std::array<uint64_t, __MLCC_STAT_MAX> stats = {};
+	std::vector<MlccRxFlow> flows;
+};
+
+MlccStatus mlcc_status();
+
+} // namespace uno

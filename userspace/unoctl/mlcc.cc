@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "mlcc.h"
+
+#include <arpa/inet.h>
+
+#include <charconv>
+#include <set>
+#include <sstream>
+
+#include "config.h" // parse_prefix4(), prefix4_text()
+#include "core_types.h"
+#include "hpcc_core.h"
+
+namespace unoctl {
+namespace {
+
+using nlohmann::json;
+
+constexpr uint32_t kDefRttDNs = 100000;
+
+std::string addr_port(uint32_t addr, uint16_t port)
+{
+	char buf[INET_ADDRSTRLEN];
+	return std::string(inet_ntop(AF_INET, &addr, buf, sizeof(buf)) ? buf : "?") + ":" +
+	       std::to_string(ntohs(port));
+}
+
+json hop_json(uint64_t wire)
+{
+	hpcc_hop h;
+	hpcc_hop_unwire(wire, &h);
+	return { { "qlen", uint64_t(h.qlen) * HPCC_INT_UNIT },
+		 { "tx", uint64_t(h.tx) * HPCC_INT_UNIT },
+		 { "ts", uint64_t(h.ts) * HPCC_INT_UNIT },
+		 { "rate_bps", h.rate * 8 } };
+}
+
+json flow_json(const uno::MlccRxFlow &f)
+{
+	const mlcc_rx_info &i = f.info;
+	json nhop = json::array(), hops = json::array();
+	for (uint32_t n = 0; n <= MLCC_DATA_HOPS; n++)
+		nhop.push_back(i.nhop[n]);
+	for (uint32_t j = 0; j < i.last_nhop && j < MLCC_DATA_HOPS; j++)
+		hops.push_back(hop_json(i.hop[j]));
+	return { { "src", addr_port(f.key.saddr, f.key.sport) },
+		 { "dst", addr_port(f.key.daddr, f.key.dport) },
+		 { "segs", i.segs },
+		 { "opts", i.opts },
+		 { "nhop", nhop },
+		 { "overflow", i.overflow },
+		 { "u", double(i.u) / HPCC_ONE },
+		 { "hops", hops } };
+}
+
+} // namespace
+
+std::string mlcc_parse(uno::MlccConf &c, const std::vector<std::string> &args)
+{
+	std::set<std::string> seen;
+
+	c.cfg.rtt_d_ns = kDefRttDNs;
+	if (args.size() % 2)
+		return "expected KEY VALUE pairs";
+	for (size_t i = 0; i < args.size(); i += 2) {
+		const std::string &k = args[i], &v = args[i + 1];
+		if (!seen.insert(k).second)
+			return k + ": set twice";
+		if (k == "cgroup") {
+			c.cgroup = v;
+		} else if (k == "remote") {
+			const auto pf = uno::parse_prefix4(v);
+			if (!pf)
+				return k + " " + v + ": expected A.B.C.D/LEN without host bits";
+			c.cfg.remote_addr = pf->addr;
+			c.cfg.remote_len = pf->prefixlen;
+		} else if (k == "rtt-d-us") {
+			uint32_t us = 0;
+			const auto r = std::from_chars(v.data(), v.data() + v.size(), us);
+			if (r.ec != std::errc() || r.ptr != v.data() + v.size() || !us ||
+			    us > HPCC_T_MAX / 1000)
+				return k + " " + v + ": expected 1 to " +
+				       std::to_string(HPCC_T_MAX / 1000);
+			c.cfg.rtt_d_ns = us * 1000;
+		} else {
+			return k + ": not a setting (cgroup, remote, rtt-d-us)";
+		}
+	}
+	if (c.cgroup.empty())
+		return "cgroup PATH is required";
+	return "";
+}
+
+json mlcc_json(const uno::MlccStatus &s)
+{
+	json counters = json::object(), flows = json::array();
+	for (uint32_t i = 0; i < __MLCC_STAT_MAX; i++)
+		counters[uno::mlcc_stat_name(i)] = s.stats[i];
+	for (const auto &f : s.flows)
+		flows.push_back(flow_json(f));
+	const rfx_prefix4 remote = { s.cfg.remote_len, s.cfg.remote_addr };
+	return { { "attached", s.attached },
+		 { "cgroup_id", s.cgroup_id },
+		 { "remote", uno::prefix4_text(remote) },
+		 { "rtt_d_us", s.cfg.rtt_d_ns / 1000 },
+		 { "counters", counters },
+		 { "flows", flows } };
+}
+
+std::string mlcc_text(const uno::MlccStatus &s)
+{
+	if (!s.attached)
+		return "mlcc: not attached\n";
+	const json j = mlcc_json(s);
+	std::ostringstream out;
+	out << "mlcc cgroup " << s.cgroup_id << " remote " << j["remote"].get<std::string>()
+	    << " rtt-d-us " << j["rtt_d_us"] << "\n";
+	for (const auto &[name, v] : j["counters"].items())
+		out << "  " << name << " " << v << "\n";
+	for (const auto &f : j["flows"])
+		out << "  flow " << f["src"].get<std::string>() << " > "
+		    << f["dst"].get<std::string>() << " segs " << f["segs"] << " opts "
+		    << f["opts"] << " nhop " << f["nhop"].dump() << " u " << f["u"] << "\n";
+	return out.str();
+}
+
+} // namespace unoctl

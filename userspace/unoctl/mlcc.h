@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// unoctl mlcc: MLCC's sockops datapath (userspace/bpf/mlcc_datapath.h),
+// its settings from the command line and its state as shown.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mlcc_datapath.h"
+
+namespace unoctl {
+
+// KEY VALUE pairs (cgroup PATH, remote A.B.C.D/LEN, rtt-d-us N) into c,
+// over the defaults (every flow, rtt-d 100 us): an error message, or "".
+std::string mlcc_parse(uno::MlccConf &c, const std::vector<std::string> &args);
+
+// "attached", "cgroup_id", "remote", "rtt_d_us", "counters" (enum
+// mlcc_stat) and "flows": each received flow's segments, those with the
+// option, by records carried ("nhop"), "overflow", HPCC's "u" and its
+// last records decoded ("hops": qlen and tx in bytes, ts in ns, the
+// port's rate in bit/s).
+nlohmann::json mlcc_json(const uno::MlccStatus &s);
+std::string mlcc_text(const uno::MlccStatus &s);
+
+} // namespace unoctl
