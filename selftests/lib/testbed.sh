@@ -1044,6 +1044,8 @@ tb_cleanup() {
 			$IP netns del "$TB_PREFIX$_ns" 2>/dev/null
 		done < "$TB_RUN/namespaces"
 	fi
+	# MLCC's sockops program is the machine's: its link's pin holds it.
+	rm -rf /sys/fs/bpf/uno/mlcc
 	rm -rf "$TB_RUN"
 }
 
