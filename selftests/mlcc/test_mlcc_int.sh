@@ -6,9 +6,11 @@
 #
 # The two-DC topology with one WAN link: a1's TCP flow to b1 crosses
 # tora:up0, a phantom port at 50 Mbit/s (the bottleneck), then the WAN,
-# then torb:b1, one at 100 Mbit/s; both in INT mode. unoctl mlcc attaches
-# the sockops program to the root cgroup: a1's socket to DC B's prefix
-# writes the data option in each data segment, b1's reads it. a1 sends
+# then torb:b1, one at 100 Mbit/s; both in INT mode. unod puts them there
+# ([[qdisc]] int = true, unod --once in each ToR's namespace) and
+# attaches the sockops program to the root cgroup ([mlcc]): a1's socket
+# to DC B's prefix writes the data option in each data segment, b1's
+# reads it. a1 sends
 # with TCP timestamps off (the option's 36 bytes then fit) and computes
 # its checksums in software, so that b1 verifies the ports' updates.
 #
@@ -22,6 +24,7 @@
 # at 20 of 50 Mbit/s (0.4; the 100 Mbit/s port reads 0.2).
 # uno-timeout: 180
 . "$(dirname "$0")/../lib/testbed.sh"
+. "$(dirname "$0")/../unod/lib_unod.sh"
 
 TB_WAN_RTT=2
 tb_twodc 1
@@ -30,12 +33,27 @@ RTT_D_US=10000
 
 grep -q cgroup2 /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup ||
 	tb_die "cannot mount cgroup2"
-$UNOCTL mlcc attach cgroup /sys/fs/cgroup remote 10.200.0.0/16 rtt-d-us $RTT_D_US ||
-	tb_die "unoctl mlcc attach"
-tb_tc tora qdisc replace dev up0 root phantom rate 50mbit limit 100000 int on ||
-	tb_die "phantom int on tora:up0"
-tb_tc torb qdisc replace dev b1 root phantom rate 100mbit limit 100000 int on ||
-	tb_die "phantom int on torb:b1"
+
+# unod_once NS DEV RATE [TOML]: unod --once in NS (nsenter --net keeps
+# the bpf and cgroup filesystems that 'ip netns exec' hides): DEV's
+# phantom port at RATE with INT, and TOML's other tables.
+unod_once() {
+	printf '[[qdisc]]\ndev = "%s"\nrate = "%s"\nlimit = 100000\nint = true\n%s' \
+		"$2" "$3" "$4" > "$TB_RUN/$1.toml"
+	nsenter --net="/run/netns/$TB_PREFIX$1" "$UNOD" --once -c "$TB_RUN/$1.toml" \
+		2>> "$OUT_DIR/unod.log" || tb_die "unod --once in $1: $(cat "$OUT_DIR/unod.log")"
+	tb_check "$1:$2:int" "$(tb_tc "$1" -j qdisc show dev "$2" | jq -r '.[0].options.int')" \
+		"==" on
+}
+
+unod_once tora up0 50mbit "
+[mlcc]
+cgroup = \"/sys/fs/cgroup\"
+remote = \"10.200.0.0/16\"
+rtt-d-us = $RTT_D_US
+"
+unod_once torb b1 100mbit
+tb_check "mlcc:rtt_d_us" "$($UNOCTL -j mlcc show | jq .rtt_d_us)" "==" $RTT_D_US
 tb_exec a1 sysctl -qw net.ipv4.tcp_timestamps=0
 tb_exec a1 ethtool -K eth0 tx off > /dev/null || tb_die "tx checksum off on a1"
 

@@ -16,17 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "config.h" // MlccConf
 #include "uapi/uno_mlcc.h"
 
 namespace uno {
 
 struct MlccError : std::runtime_error {
 	using std::runtime_error::runtime_error;
-};
-
-struct MlccConf {
-	std::string cgroup;	// a cgroup v2 directory
-	mlcc_cfg cfg = {};
 };
 
 const char *mlcc_stat_name(uint32_t stat); // "opt_written"

@@ -17,6 +17,7 @@
 #include <toml++/toml.h>
 
 #include "core_types.h"
+#include "hpcc_core.h"
 #include "params.h"
 #include "ndt_units.h"
 #include "phantom_units.h"
@@ -50,6 +51,7 @@ public:
 	void ndt_check(const toml::table &t, const NdtOpts &o);
 	std::optional<LbConf> lb(const toml::table &t);
 	void reflex_section(const toml::table &t, Config &c);
+	void mlcc_section(const toml::table &t, Config &c);
 	std::optional<RfxConf> reflex_role(uint32_t role, const toml::table &t);
 	void rfx_names(const toml::node &n, const std::string &key, std::vector<std::string> &out);
 	void lb_ports(const toml::node &n, const std::string &key, std::vector<uint16_t> &ports);
@@ -219,7 +221,7 @@ bool phantom_only(const std::string &key)
 {
 	static const char *const keys[] = { "ecn-min",	   "ecn-max",	"phantom-rate", "phantom-size",
 					    "phantom-min", "phantom-max", "trim",	"trim-dscp",
-					    "trim-limit",  "trim-udp" };
+					    "trim-limit",  "trim-udp",	"int" };
 	return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
 }
 
@@ -260,6 +262,12 @@ bool Parser::phantom_option(const std::string &k, const toml::node &node, Phanto
 			o.trim_valid = s->get() == "valid";
 		else
 			bad("expected \"valid\" or \"stale\"");
+	} else if (k == "int") {
+		auto b = node.as_boolean();
+		if (!b)
+			bad("expected true or false");
+		else
+			o.int_stamp = b->get();
 	} else {
 		return false;
 	}
@@ -435,6 +443,11 @@ std::optional<QdiscConf> Parser::qdisc(const toml::table &t)
 		error(t, "[[qdisc]]: 'rate' is required");
 	if (ndt && errors.size() == before)
 		ndt_check(t, q.ndt);
+	if (!ndt && errors.size() == before && q.opts.int_stamp.value_or(false) &&
+	    hpcc_rate_bcode(*q.opts.rate) >= HPCC_BCODES)
+		error(*t.get("int"), "qdisc.int: an INT record cannot carry this rate (10, 25, "
+				     "50, 100, 250, 500 Mbit/s, 1, 2.5, 5, 10, 25, 40, 50, 100, "
+				     "200, 400 Gbit/s)");
 
 	if (errors.size() != before)
 		return std::nullopt;
@@ -738,6 +751,45 @@ std::optional<RfxConf> Parser::reflex_role(uint32_t role, const toml::table &t)
 	return r;
 }
 
+void Parser::mlcc_section(const toml::table &t, Config &c)
+{
+	MlccConf m;
+	size_t before = errors.size();
+
+	for (const auto &[k, np] : in_file_order(t)) {
+		const toml::node &node = *np;
+		auto bad = [&](const std::string &what) { error(node, "mlcc." + k + ": " + what); };
+		if (k == "cgroup") {
+			auto s = node.as_string();
+			if (!s || s->get().empty() || s->get()[0] != '/')
+				bad("expected the absolute path of a cgroup v2 directory");
+			else
+				m.cgroup = s->get();
+		} else if (k == "remote") {
+			auto s = node.as_string();
+			auto pf = s ? parse_prefix4(s->get()) : std::nullopt;
+			if (!pf) {
+				bad("expected an IPv4 prefix, A.B.C.D/LEN without host bits");
+			} else {
+				m.cfg.remote_addr = pf->addr;
+				m.cfg.remote_len = pf->prefixlen;
+			}
+		} else if (k == "rtt-d-us") {
+			auto i = node.as_integer();
+			if (!i || i->get() < 1 || i->get() > int64_t(HPCC_T_MAX / 1000))
+				bad("expected an integer, 1.." + std::to_string(HPCC_T_MAX / 1000));
+			else
+				m.cfg.rtt_d_ns = static_cast<uint32_t>(i->get()) * 1000;
+		} else {
+			bad("unknown option");
+		}
+	}
+	if (!t.contains("cgroup"))
+		error(t, "[mlcc]: 'cgroup' is required");
+	if (errors.size() == before)
+		c.mlcc = m;
+}
+
 void Parser::reflex_section(const toml::table &t, Config &c)
 {
 	for (const auto &[k, np] : in_file_order(t)) {
@@ -948,6 +1000,11 @@ ConfigResult parse_config(std::string_view text, std::string_view path, const Cc
 				p.reflex_section(*t, c);
 			else
 				p.error(node, "reflex: expected a table, [reflex.ROLE]");
+		} else if (k == "mlcc") {
+			if (auto t = node.as_table())
+				p.mlcc_section(*t, c);
+			else
+				p.error(node, "mlcc: expected a table, [mlcc]");
 		} else if (k == "unorc") {
 			if (auto t = node.as_table())
 				p.unorc_section(*t, c);
@@ -955,7 +1012,7 @@ ConfigResult parse_config(std::string_view text, std::string_view path, const Cc
 				p.error(node, "unorc: expected a table, [unorc]");
 		} else {
 			p.error(node, "unknown section '" + k +
-					      "' (expected [cc], [cc.NAME], [[qdisc]], [[lb]], [reflex.ROLE] or [unorc])");
+					      "' (expected [cc], [cc.NAME], [[qdisc]], [[lb]], [reflex.ROLE], [mlcc] or [unorc])");
 		}
 	}
 	// Parameter tables with nothing in them are not worth keeping.
@@ -1062,6 +1119,9 @@ ConfigPlan plan_config(const Config *prev, const Config &next)
 			if (std::none_of(next.reflex.begin(), next.reflex.end(),
 					 [&](const auto &r) { return r.role == o.role; }))
 				plan.reflex_detach.push_back(o.role);
+	if (next.mlcc && (!prev || prev->mlcc != next.mlcc))
+		plan.mlcc_attach = next.mlcc;
+	plan.mlcc_detach = prev && prev->mlcc && !next.mlcc;
 	return plan;
 }
 

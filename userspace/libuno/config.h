@@ -16,6 +16,7 @@
 #include "knobs.h" // unorc's
 #include "nl.h"
 #include "uapi/uno_lb.h"
+#include "uapi/uno_mlcc.h"
 #include "uapi/uno_reflex.h"
 
 namespace uno {
@@ -75,6 +76,20 @@ std::string rfx_conf_error(const RfxConf &c);
 std::optional<rfx_prefix4> parse_prefix4(std::string_view text);
 std::string prefix4_text(const rfx_prefix4 &p);
 
+// [mlcc], or unoctl mlcc attach: MLCC's sockops program (bpf/mlcc.bpf.c)
+// on a cgroup v2 directory, for the whole machine; rtt-d 100 us and every
+// remote address unless set.
+struct MlccConf {
+	std::string cgroup;
+	mlcc_cfg cfg = { .remote_addr = 0, .remote_len = 0, .rtt_d_ns = 100000, .pad = 0 };
+
+	bool operator==(const MlccConf &o) const
+	{
+		return cgroup == o.cgroup && cfg.remote_addr == o.cfg.remote_addr &&
+		       cfg.remote_len == o.cfg.remote_len && cfg.rtt_d_ns == o.cfg.rtt_d_ns;
+	}
+};
+
 struct Config {
 	std::optional<std::string> default_cc;
 	// cc -> raw parameter name -> value
@@ -82,6 +97,7 @@ struct Config {
 	std::vector<QdiscConf> qdiscs;
 	std::vector<LbConf> lbs;
 	std::vector<RfxConf> reflex; // a role at most once
+	std::optional<MlccConf> mlcc;
 	// [unorc]: the transport's defaults for unorc and unoperf, each key's
 	// values as text, checked by its knob. Nothing for unod to apply.
 	unorc::KnobTexts unorc;
@@ -146,12 +162,15 @@ struct ConfigPlan {
 	std::vector<std::string> lb_detach; // devices no longer listed
 	std::vector<RfxConf> reflex_attach; // new or changed roles
 	std::vector<uint32_t> reflex_detach; // roles no longer listed
+	std::optional<MlccConf> mlcc_attach; // new or changed [mlcc]
+	bool mlcc_detach = false; // [mlcc] no longer there
 
 	bool empty() const
 	{
 		return !default_cc && params.empty() && qdisc_replace.empty() &&
 		       qdisc_delete.empty() && lb_attach.empty() && lb_detach.empty() &&
-		       reflex_attach.empty() && reflex_detach.empty();
+		       reflex_attach.empty() && reflex_detach.empty() && !mlcc_attach &&
+		       !mlcc_detach;
 	}
 };
 

@@ -230,6 +230,20 @@ const BadFile kBadFiles[] = {
 	  "[[qdisc]]: dev 'e' is listed twice" },
 	{ "qdisc no dev", "[[qdisc]]\nrate = \"1gbit\"\n", 1, "'dev' is required" },
 	{ "qdisc no rate", "[[qdisc]]\ndev = \"eth0\"\n", 1, "'rate' is required" },
+	{ "int not bool", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\nint = \"on\"\n", 4,
+	  "qdisc.int: expected true or false" },
+	{ "int at a rate without code", "[[qdisc]]\ndev = \"e\"\nrate = \"200mbit\"\nint = true\n", 4,
+	  "qdisc.int: an INT record cannot carry this rate" },
+	{ "int on ndt", "[[qdisc]]\ndev = \"e\"\nkind = \"ndt\"\nrate = \"1gbit\"\nint = true\n", 5,
+	  "qdisc.int: an option of phantom, not of ndt" },
+	{ "mlcc no cgroup", "[mlcc]\nremote = \"10.0.0.0/8\"\n", 1, "[mlcc]: 'cgroup' is required" },
+	{ "mlcc relative cgroup", "[mlcc]\ncgroup = \"cg\"\n", 2, "mlcc.cgroup: expected the absolute path" },
+	{ "mlcc host bits", "[mlcc]\ncgroup = \"/c\"\nremote = \"10.0.0.1/8\"\n", 3,
+	  "mlcc.remote: expected an IPv4 prefix" },
+	{ "mlcc rtt 0", "[mlcc]\ncgroup = \"/c\"\nrtt-d-us = 0\n", 3, "mlcc.rtt-d-us: expected an integer, 1..134217" },
+	{ "mlcc rtt too long", "[mlcc]\ncgroup = \"/c\"\nrtt-d-us = 134218\n", 3, "mlcc.rtt-d-us" },
+	{ "mlcc key", "[mlcc]\ncgroup = \"/c\"\ndev = \"eth0\"\n", 3, "mlcc.dev: unknown option" },
+	{ "mlcc not a table", "mlcc = 1\n", 1, "mlcc: expected a table, [mlcc]" },
 	{ "bad rate", "[[qdisc]]\ndev = \"eth0\"\nrate = \"fast\"\n", 3, "qdisc.rate: expected a rate" },
 	{ "zero rate", "[[qdisc]]\ndev = \"eth0\"\nrate = \"0bit\"\n", 3, "qdisc.rate" },
 	{ "bad size", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\nlimit = \"lots\"\n", 4,
@@ -816,6 +830,63 @@ TEST(ConfigReflex, PlanAttachesAndDetaches)
 	EXPECT_EQ(plan_config(&a, c).reflex_attach.size(), 1u);
 }
 
+// --- [mlcc] and phantom's int: MLCC's INT ----------------------------------
+
+constexpr const char *kMlcc = R"(
+[[qdisc]]
+dev = "up0"
+rate = "50mbit"
+int = true
+
+[mlcc]
+cgroup = "/sys/fs/cgroup"
+remote = "10.200.0.0/16"
+rtt-d-us = 240
+)";
+
+TEST(ConfigMlcc, EveryKey)
+{
+	auto r = parse(kMlcc);
+	ASSERT_TRUE(r.errors.empty()) << format_error("", r.errors[0]);
+	EXPECT_EQ(r.config->qdiscs[0].opts.int_stamp, true);
+	ASSERT_TRUE(r.config->mlcc);
+	const MlccConf &m = *r.config->mlcc;
+	EXPECT_EQ(m.cgroup, "/sys/fs/cgroup");
+	EXPECT_EQ(m.cfg.remote_addr, htonl(0x0ac80000));
+	EXPECT_EQ(m.cfg.remote_len, 16u);
+	EXPECT_EQ(m.cfg.rtt_d_ns, 240000u);
+	// defaults: every remote address, 100 us
+	r = parse("[mlcc]\ncgroup = \"/c\"\n");
+	ASSERT_TRUE(r.config);
+	EXPECT_EQ(r.config->mlcc->cfg.remote_len, 0u);
+	EXPECT_EQ(r.config->mlcc->cfg.rtt_d_ns, 100000u);
+	EXPECT_FALSE(r.config->qdiscs.size());
+}
+
+TEST(ConfigMlcc, PlanAttachesAndDetaches)
+{
+	const Config a = *parse(kMlcc).config;
+	ConfigPlan first = plan_config(nullptr, a);
+	ASSERT_TRUE(first.mlcc_attach);
+	EXPECT_EQ(first.mlcc_attach->cgroup, "/sys/fs/cgroup");
+	EXPECT_FALSE(first.mlcc_detach);
+	EXPECT_TRUE(plan_config(&a, a).empty());
+
+	Config b = a;
+	b.mlcc->cfg.rtt_d_ns = 500000;
+	ConfigPlan p = plan_config(&a, b);
+	ASSERT_TRUE(p.mlcc_attach);
+	EXPECT_EQ(p.mlcc_attach->cfg.rtt_d_ns, 500000u);
+	EXPECT_FALSE(p.mlcc_detach);
+
+	Config c = a;
+	c.mlcc.reset();
+	p = plan_config(&a, c);
+	EXPECT_FALSE(p.mlcc_attach);
+	EXPECT_TRUE(p.mlcc_detach);
+	EXPECT_FALSE(p.empty());
+}
+
 // --- [unorc]: UnoRC's defaults for unorc and unoperf ---------------------
 
 constexpr const char *kUnorc = R"(
@@ -999,7 +1070,7 @@ TEST(ConfigUnorc, NotATable)
 	r = parse("[unrc]\n", "bad.toml");
 	ASSERT_EQ(r.errors.size(), 1u);
 	EXPECT_EQ(format_error("bad.toml", r.errors[0]),
-		  "bad.toml:1:1: unknown section 'unrc' (expected [cc], [cc.NAME], [[qdisc]], [[lb]], [reflex.ROLE] or [unorc])");
+		  "bad.toml:1:1: unknown section 'unrc' (expected [cc], [cc.NAME], [[qdisc]], [[lb]], [reflex.ROLE], [mlcc] or [unorc])");
 }
 
 // Every error of the file, in file order, [unorc] with the others: the

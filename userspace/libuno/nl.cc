@@ -307,6 +307,8 @@ nlmsghdr *put_phantom_replace(char *buf, uint32_t seq, int ifindex, const Phanto
 	put_opt(nlh, TCA_PHANTOM_BURST, o.burst);
 	if (o.trim_valid)
 		mnl_attr_put_u8(nlh, TCA_PHANTOM_TRIM_VALID, *o.trim_valid);
+	if (o.int_stamp)
+		mnl_attr_put_u8(nlh, TCA_PHANTOM_INT, *o.int_stamp);
 	mnl_attr_nest_end(nlh, nest);
 	return nlh;
 }
@@ -368,6 +370,8 @@ static void parse_phantom_opts(const nlattr *nest, PhantomOpts &o)
 	o.burst = get_u32(tb[TCA_PHANTOM_BURST]);
 	if (has(tb[TCA_PHANTOM_TRIM_VALID], 1))
 		o.trim_valid = mnl_attr_get_u8(tb[TCA_PHANTOM_TRIM_VALID]);
+	if (has(tb[TCA_PHANTOM_INT], 1))
+		o.int_stamp = mnl_attr_get_u8(tb[TCA_PHANTOM_INT]);
 }
 
 static void parse_ndt_opts(const nlattr *nest, NdtOpts &o)

@@ -78,6 +78,7 @@ struct PhantomOpts {
 	std::optional<uint32_t> trim_limit;
 	std::optional<uint32_t> burst;
 	std::optional<bool> trim_valid; // trimmed UDP datagrams leave valid
+	std::optional<bool> int_stamp; // MLCC INT records at dequeue
 
 	bool operator==(const PhantomOpts &) const = default;
 };

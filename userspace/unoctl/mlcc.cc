@@ -16,8 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr uint32_t kDefRttDNs = 100000;
-
 std::string addr_port(uint32_t addr, uint16_t port)
 {
 	char buf[INET_ADDRSTRLEN];
@@ -59,7 +57,6 @@ std::string mlcc_parse(uno::MlccConf &c, const std::vector<std::string> &args)
 {
 	std::set<std::string> seen;
 
-	c.cfg.rtt_d_ns = kDefRttDNs;
 	if (args.size() % 2)
 		return "expected KEY VALUE pairs";
 	for (size_t i = 0; i < args.size(); i += 2) {

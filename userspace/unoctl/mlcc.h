@@ -14,7 +14,7 @@
 namespace unoctl {
 
 // KEY VALUE pairs (cgroup PATH, remote A.B.C.D/LEN, rtt-d-us N) into c,
-// over the defaults (every flow, rtt-d 100 us): an error message, or "".
+// over MlccConf's defaults: an error message, or "".
 std::string mlcc_parse(uno::MlccConf &c, const std::vector<std::string> &args);
 
 // "attached", "cgroup_id", "remote", "rtt_d_us", "counters" (enum

@@ -93,6 +93,8 @@ json phantom_opts_json(const uno::PhantomOpts &o)
 	opts.add("trim_limit", o.trim_limit);
 	if (o.trim_valid)
 		opts.j["trim_udp"] = *o.trim_valid ? "valid" : "stale";
+	if (o.int_stamp)
+		opts.j["int"] = *o.int_stamp ? "on" : "off";
 	return opts.j;
 }
 
@@ -124,7 +126,9 @@ json phantom_xstats_json(const tc_phantom_xstats &x)
 		 { "max_backlog", x.max_backlog },
 		 { "phantom_backlog", x.phantom_backlog },
 		 { "phantom_max_backlog", x.phantom_max_backlog },
-		 { "trim_backlog", x.trim_backlog } };
+		 { "trim_backlog", x.trim_backlog },
+		 { "int_stamped", x.int_stamped },
+		 { "int_full", x.int_full } };
 }
 
 json ndt_xstats_json(const tc_ndt_xstats &x)
@@ -171,6 +175,8 @@ std::string phantom_opts_text(const uno::PhantomOpts &o)
 		s += strf(" trim-limit %ub", *o.trim_limit);
 	if (o.trim_valid)
 		s += strf(" trim-udp %s", *o.trim_valid ? "valid" : "stale");
+	if (o.int_stamp && *o.int_stamp)
+		s += " int on";
 	return s;
 }
 
@@ -206,7 +212,9 @@ std::string phantom_xstats_text(const tc_phantom_xstats &x)
 		    (unsigned long long)x.tail_drops) +
 	       strf(" max_backlog %ub phantom_backlog %ub phantom_max_backlog %ub "
 		    "trim_backlog %ub\n",
-		    x.max_backlog, x.phantom_backlog, x.phantom_max_backlog, x.trim_backlog);
+		    x.max_backlog, x.phantom_backlog, x.phantom_max_backlog, x.trim_backlog) +
+	       strf(" int_stamped %llu int_full %llu\n", (unsigned long long)x.int_stamped,
+		    (unsigned long long)x.int_full);
 }
 
 std::string ndt_xstats_text(const tc_ndt_xstats &x)

@@ -12,6 +12,7 @@
 #include <net/if.h>
 
 #include "lb_datapath.h"
+#include "mlcc_datapath.h"
 #include "reflex_datapath.h"
 #include "socket.h"
 
@@ -226,6 +227,30 @@ void put_reflex(uno::Config &c, uint32_t role, const uno::Config &from)
 			c.reflex.push_back(r);
 }
 
+bool attach_mlcc(const uno::MlccConf &m)
+{
+	try {
+		uno::mlcc_attach(m);
+	} catch (const uno::MlccError &e) {
+		log(Prio::Err, "mlcc: " + std::string(e.what()));
+		return false;
+	}
+	log(Prio::Info, "mlcc on cgroup " + m.cgroup);
+	return true;
+}
+
+bool detach_mlcc()
+{
+	try {
+		uno::mlcc_detach();
+	} catch (const uno::MlccError &e) {
+		log(Prio::Err, "mlcc: cannot remove: " + std::string(e.what()));
+		return false;
+	}
+	log(Prio::Info, "mlcc: removed");
+	return true;
+}
+
 } // namespace
 
 void log(Prio prio, const std::string &msg)
@@ -294,6 +319,11 @@ int apply_plan(const uno::ConfigPlan &plan, const uno::Config &next, uno::Config
 			failures++;
 			put_reflex(applied, role, prev);
 		}
+	if ((plan.mlcc_attach && !attach_mlcc(*plan.mlcc_attach)) ||
+	    (plan.mlcc_detach && !detach_mlcc())) {
+		failures++;
+		applied.mlcc = prev.mlcc;
+	}
 	return failures;
 }
 
