@@ -13,7 +13,10 @@
  * A socket the cgroup accepts is a receiver: it reads the option of each
  * data segment it gets, counts what it saw per flow (mlcc_rx, for unoctl
  * mlcc show), and runs R_credit's measurement, HPCC's MeasureInflight on
- * the records (hpcc_core.h, T = rtt_d_ns), into the flow's U.
+ * the records (hpcc_core.h, T = rtt_d_ns), into the flow's U. The table
+ * is an LRU: the flows of every namespace of the cgroup pass through it,
+ * and a connection that reuses a flow's addresses and ports starts it
+ * over.
  */
 #include <linux/bpf.h>
 #include <linux/tcp.h>
@@ -45,7 +48,7 @@ struct {
 } mlcc_stats SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, MLCC_MAX_FLOWS);
 	__type(key, struct mlcc_flow4);
 	__type(value, struct mlcc_rx_entry);
@@ -111,16 +114,40 @@ static __always_inline void mlcc_write(struct bpf_sock_ops *skops)
 		mlcc_count(MLCC_STAT_OPT_WRITTEN);
 }
 
+/* The TCP header of the segment at hand, or NULL. */
+static __always_inline const struct tcphdr *
+mlcc_th(const struct bpf_sock_ops *skops)
+{
+	const struct tcphdr *th = (void *)(long)skops->skb_data;
+
+	if ((void *)(th + 1) > (void *)(long)skops->skb_data_end)
+		return NULL;
+	return th;
+}
+
+/*
+ * A received segment's flow, in the data's direction. The two addresses
+ * are read apart: clang would merge them into one 8-byte load, which the
+ * verifier refuses on the context.
+ */
+static __always_inline struct mlcc_flow4
+mlcc_key(const struct bpf_sock_ops *skops, const struct tcphdr *th)
+{
+	struct mlcc_flow4 key;
+
+	key.saddr = skops->remote_ip4;
+	asm volatile("" ::: "memory");
+	key.daddr = skops->local_ip4;
+	key.sport = th->source;
+	key.dport = th->dest;
+	return key;
+}
+
 /* The receiver's record of the flow this segment belongs to. */
 static __always_inline struct mlcc_rx_entry *
 mlcc_rx_of(struct bpf_sock_ops *skops, const struct tcphdr *th)
 {
-	struct mlcc_flow4 key = {
-		.saddr = skops->remote_ip4,
-		.daddr = skops->local_ip4,
-		.sport = th->source,
-		.dport = th->dest,
-	};
+	struct mlcc_flow4 key = mlcc_key(skops, th);
 	struct mlcc_rx_entry *e = bpf_map_lookup_elem(&mlcc_rx, &key);
 	static const struct mlcc_rx_entry zero;
 
@@ -133,12 +160,27 @@ mlcc_rx_of(struct bpf_sock_ops *skops, const struct tcphdr *th)
 	return e;
 }
 
+/*
+ * A new connection (its handshake's last segment at hand) starts its
+ * flow's record over: an earlier one on the same ports left its own.
+ */
+static __always_inline void mlcc_forget(struct bpf_sock_ops *skops)
+{
+	const struct tcphdr *th = mlcc_th(skops);
+	struct mlcc_flow4 key;
+
+	if (!th)
+		return;
+	key = mlcc_key(skops, th);
+	bpf_map_delete_elem(&mlcc_rx, &key);
+}
+
 /* The option's records into the flow's counters and its law. */
 static __always_inline void mlcc_take(struct mlcc_rx_entry *e,
 				      const struct mlcc_opt_data *o,
 				      const struct mlcc_cfg *c)
 {
-	struct hpcc_hop hops[MLCC_DATA_HOPS];
+	struct hpcc_hop hops[MLCC_DATA_HOPS] = {};
 	u32 j, n = o->nhop >> 4;
 
 	if (n > MLCC_DATA_HOPS)
@@ -167,12 +209,10 @@ static __always_inline void mlcc_parse(struct bpf_sock_ops *skops,
 	u8 buf[MLCC_OPT_DATA_LEN] = { MLCC_OPT_KIND, 4, MLCC_OPT_EXID >> 8,
 				      MLCC_OPT_EXID & 0xff };
 	const struct mlcc_opt_data *o = (const void *)buf;
-	void *data = (void *)(long)skops->skb_data;
-	void *end = (void *)(long)skops->skb_data_end;
-	const struct tcphdr *th = data;
+	const struct tcphdr *th = mlcc_th(skops);
 	struct mlcc_rx_entry *e;
 
-	if (data + sizeof(*th) > end || skops->skb_len <= th->doff * 4U)
+	if (!th || skops->skb_len <= th->doff * 4U)
 		return;
 	mlcc_count(MLCC_STAT_RX_SEGS);
 	e = mlcc_rx_of(skops, th);
@@ -200,6 +240,7 @@ int mlcc_sockops(struct bpf_sock_ops *skops)
 		break;
 	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB:
 		mlcc_set_cb(skops, BPF_SOCK_OPS_PARSE_ALL_HDR_OPT_CB_FLAG);
+		mlcc_forget(skops);
 		break;
 	case BPF_SOCK_OPS_HDR_OPT_LEN_CB:
 		/* a data segment, or the MSS's question (no segment) */

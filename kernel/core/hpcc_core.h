@@ -27,7 +27,9 @@
  * ts after 67 ms), so differences are taken modulo 2^20 and a sample
  * more than half a wrap from the last (33.5 ms) is not trusted: the
  * state re-primes on it, and on a sample after the flow was idle that
- * long (spec T8(e)). The line rate B is bytes/s, decoded by the caller.
+ * long (spec T8(e)). A hop whose interval could hold a whole tx wrap at
+ * its line rate (64 MB: 5.4 ms at 100 Gbit/s) tells nothing and is
+ * skipped. The line rate B is bytes/s, decoded by the caller.
  *
  * Units: rates are bytes/s (u64, up to HPCC_RATE_MAX), times ns, U and
  * eta Q16.16 (eta 0.95 is 62259/65536, 3 ppm low); each u_j term is
@@ -198,6 +200,10 @@ static __always_inline u32 hpcc_hop_util(const struct hpcc_hop *h,
 	if (!dts || dts >= BIT(HPCC_INT_BITS - 1) || !h->rate ||
 	    h->rate > HPCC_RATE_MAX)
 		return 0;
+	/* a tx wrap in the interval? rate < 2^37, dts x 64 < 2^25 */
+	if (h->rate * dts * HPCC_INT_UNIT >=
+	    ((u64)HPCC_INT_UNIT << HPCC_INT_BITS) * 1000000000ULL)
+		return 0;
 	*tau_ns = (u64)dts * HPCC_INT_UNIT;
 	/* 2^26 bytes x 10^9 < 2^56; capped at 64 B <= 2^42 before << 16 */
 	tx_rate = div64_u64((u64)((h->tx - prev->tx) & HPCC_INT_MASK) *
@@ -233,7 +239,7 @@ static __always_inline void hpcc_remember(struct hpcc_state *s,
  * a loop of base RTT t_ns. The first records of a path (a hop count
  * other than the last, or after half a wrap of silence) only prime the
  * state; records past HPCC_MAXHOP are ignored. t_ns is 1..HPCC_T_MAX
- * (the caller's).
+ * (the caller's; 0 only primes).
  */
 static __always_inline int hpcc_measure(struct hpcc_state *s,
 					const struct hpcc_hop *hops, u32 n,
@@ -244,7 +250,7 @@ static __always_inline int hpcc_measure(struct hpcc_state *s,
 
 	if (n > HPCC_MAXHOP)
 		n = HPCC_MAXHOP;
-	if (!s->nprev || s->nprev != n ||
+	if (!t_ns || !s->nprev || s->nprev != n ||
 	    now_ns - s->last_ns >= HPCC_INT_HALF_WRAP_NS) {
 		hpcc_remember(s, hops, n);
 		s->last_ns = now_ns;

@@ -2,9 +2,9 @@
 /*
  * MLCC: the receiver's credit loop with DCI Queue Management and the
  * sender's combiner, as pure integer functions (../shared/spec/mlcc.md
- * 3.3-3.7; Lu et al., "MLCC: Multi-Loop Congestion Control for
- * Cross-Datacenter Networks", whose equation numbers are used below). The
- * rate law inside both short loops is HPCC's (hpcc_core.h).
+ * 3.3-3.7; Zhao et al., "Efficient Cross-Datacenter Congestion Control
+ * with Fast Control Loops", ICPP 2025, whose equation numbers are used
+ * below). The rate law inside both short loops is HPCC's (hpcc_core.h).
  *
  * Credit loop (L2, Algorithm 1): DCI_r stamps each cross-DC data packet
  * at dequeue with C_D, the latest credit C_R it learnt from the flow's
@@ -35,7 +35,9 @@
  *
  * Readings of a garbled or missing text (spec 7): Eq. 2 is the plain
  * mean of the last n samples, as the paper's text says ("the sum of n
- * values"), before n exist of those there are; the history holds the
+ * values"), before n exist of those there are (the spec's default, a
+ * time-weighted mean over RTT_C, is the same when rounds are equal; we
+ * follow the paper, whose n is Eq. 1's); the history holds the
  * advertised R_DQM_bar sampled each round (7.4; MLCC_F_HIST_RAW for the
  * literal R_DQM); Eq. 4 averages m values (7.5); Eq. 8 reads ">= 1 up"
  * (7.6, 3.5.3(3): the literal strict test drifts down by 0.5 a packet at
@@ -57,8 +59,8 @@
 
 #define MLCC_ONE		BIT(16)		/* 1.0 in Q16.16 */
 #define MLCC_NSEC		1000000000U
-/* Eq. 2's n at most: 250-275 at the paper's scale (spec 3.7). */
-#define MLCC_HIST_MAX		512U
+/* Eq. 2's n at most: 250-275 at the paper's scale (spec 3.7's ring). */
+#define MLCC_HIST_MAX		1024U
 #define MLCC_M_MAX		8U
 /* Highest rate, bytes/s (68.7 Gbit/s, a host's): rate x RTT_C < 2^63. */
 #define MLCC_RATE_MAX		BIT_ULL(33)
@@ -92,7 +94,7 @@ struct mlcc_params {
 	u32 flags;		/* MLCC_F_* */
 };
 
-/* Per-flow state at the receiver, 4.4 KB (socket storage). */
+/* Per-flow state at the receiver, 8.5 KB (socket storage). */
 struct mlcc_rcv {
 	struct hpcc_state rc;	/* R_credit's law */
 	u64 r_credit;
@@ -138,7 +140,9 @@ static __always_inline void mlcc_params_default(struct mlcc_params *p,
 /*
  * Usable? The credit law valid with rates up to MLCC_RATE_MAX, r_init in
  * its bounds, 0 < RTT_D <= RTT_C <= MLCC_RTT_C_MAX with RTT_D a loop T
- * (HPCC_T_MAX), 0 < theta <= MLCC_THETA_MAX, D_t <= theta, alpha in
+ * (HPCC_T_MAX) and Eq. 1's n = RTT_C / RTT_D at most MLCC_HIST_MAX (a
+ * history cut short would not be Eq. 2's), 0 < theta <= MLCC_THETA_MAX,
+ * D_t <= theta, alpha in
  * (0, 1], 1 <= m <= MLCC_M_MAX, an MTU of MLCC_MTU_MIN..65535.
  */
 static __always_inline bool mlcc_params_valid(const struct mlcc_params *p)
@@ -148,6 +152,7 @@ static __always_inline bool mlcc_params_valid(const struct mlcc_params *p)
 	       p->r_init >= p->credit.r_min && p->r_init <= p->credit.r_max &&
 	       p->rtt_d_ns && p->rtt_d_ns <= HPCC_T_MAX &&
 	       p->rtt_d_ns <= p->rtt_c_ns && p->rtt_c_ns <= MLCC_RTT_C_MAX &&
+	       p->rtt_c_ns / p->rtt_d_ns <= MLCC_HIST_MAX &&
 	       p->theta_ns && p->theta_ns <= MLCC_THETA_MAX &&
 	       p->d_t_ns <= p->theta_ns &&
 	       p->alpha && p->alpha <= MLCC_ONE &&
@@ -170,12 +175,14 @@ static __always_inline bool mlcc_credit_newer(u8 a, u8 b)
 }
 
 /*
- * DCI_r, on an ACK of the flow toward the WAN: C_D <- C_R if newer. The
- * PFQ's rate is set to the ACK's R_credit by the caller.
+ * DCI_r, on an ACK of the flow toward the WAN: C_D <- C_R if newer, or
+ * if it has none yet (a new or reclaimed PFQ: against 0, half the credits
+ * would not read as newer and the loop would never start). The PFQ's
+ * rate is set to the ACK's R_credit by the caller.
  */
 static __always_inline void mlcc_dci_learn(u8 *c_d, u8 c_r)
 {
-	if (c_r && mlcc_credit_newer(c_r, *c_d))
+	if (c_r && (!*c_d || mlcc_credit_newer(c_r, *c_d)))
 		*c_d = c_r;
 }
 

@@ -1045,7 +1045,7 @@ tb_cleanup() {
 		done < "$TB_RUN/namespaces"
 	fi
 	# MLCC's sockops program is the machine's: its link's pin holds it.
-	rm -rf /sys/fs/bpf/uno/mlcc
+	rm -rf /sys/fs/bpf/uno/mlcc /sys/fs/bpf/uno/mlcc-new
 	rm -rf "$TB_RUN"
 }
 

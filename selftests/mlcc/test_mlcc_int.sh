@@ -117,7 +117,15 @@ stamped=$(tb_qdisc_counter tora up0 int_stamped)
 segs=$($UNOCTL -j mlcc show | jq '[.flows[].segs] | add')
 tb_log "tora:up0 stamped $stamped, b1 received $segs data segments"
 tb_check "stamped_covers_received" "$stamped" ">=" "$segs"
+# One option per segment: the testbed's devices send no GSO (tb_link).
 tb_check "written" "$($UNOCTL -j mlcc show | jq '.counters.opt_written')" ">=" "$segs"
+# Attached again with another setting: the new one in place, the old gone.
+$UNOCTL mlcc attach cgroup /sys/fs/cgroup rtt-d-us 500 || tb_die "unoctl mlcc attach"
+tb_check "reattached:rtt_d_us" "$($UNOCTL -j mlcc show | jq .rtt_d_us)" "==" 500
+tb_check "reattached:links" "$(bpftool -j link show | jq '[.[] | select(.type == "cgroup")] | length')" \
+	"==" 1
 $UNOCTL mlcc detach || tb_die "unoctl mlcc detach"
+tb_check "detached:links" "$(bpftool -j link show | jq '[.[] | select(.type == "cgroup")] | length')" \
+	"==" 0
 tb_check "detached" "$($UNOCTL -j mlcc show | jq .attached)" "==" false
 tb_exit

@@ -30,9 +30,18 @@ constexpr const char *kMaps[] = { "mlcc_cfg", "mlcc_stats", "mlcc_rx" };
 	throw MlccError(what + ": " + std::strerror(err < 0 ? -err : err));
 }
 
-std::string pin(const char *name)
+std::string pin(const char *name, const std::string &dir = kDir)
 {
-	return std::string(kDir) + "/" + name;
+	return dir + "/" + name;
+}
+
+// The pins in dir, and dir: removing the link's detaches its program.
+void unpin_dir(const std::string &dir)
+{
+	unlink(pin("link", dir).c_str());
+	for (const char *m : kMaps)
+		unlink(pin(m, dir).c_str());
+	rmdir(dir.c_str());
 }
 
 struct SkelDelete {
@@ -52,16 +61,16 @@ Skel load(const MlccConf &c)
 	return skel;
 }
 
-void pin_all(const Skel &skel, bpf_link *link)
+void pin_all(const Skel &skel, bpf_link *link, const std::string &dir)
 {
-	for (const std::string d : { "/sys/fs/bpf/uno", kDir })
+	for (const std::string &d : { std::string("/sys/fs/bpf/uno"), dir })
 		if (mkdir(d.c_str(), 0700) && errno != EEXIST)
 			fail("mkdir " + d, errno);
 	for (const char *m : kMaps)
 		if (int err = bpf_map__pin(bpf_object__find_map_by_name(skel->obj, m),
-					   pin(m).c_str()))
+					   pin(m, dir).c_str()))
 			fail(std::string("pinning ") + m, err);
-	if (int err = bpf_link__pin(link, pin("link").c_str()))
+	if (int err = bpf_link__pin(link, pin("link", dir).c_str()))
 		fail("pinning the cgroup link", err);
 }
 
@@ -97,28 +106,32 @@ void mlcc_attach(const MlccConf &c)
 	const int cg = open(c.cgroup.c_str(), O_RDONLY | O_DIRECTORY);
 	if (cg < 0)
 		fail("cgroup " + c.cgroup, errno);
-	mlcc_detach();
 	bpf_link *link = bpf_program__attach_cgroup(skel->progs.mlcc_sockops, cg);
 	const int err = libbpf_get_error(link);
 	close(cg);
 	if (err)
 		fail("attaching to cgroup " + c.cgroup, err);
+	// The new datapath is attached and pinned beside the one in place,
+	// which goes only once the new one is whole: a failure leaves the old.
+	// For that moment both run; the second's option finds no room.
+	const std::string next = std::string(kDir) + "-new"; // bpffs takes no "."
+	unpin_dir(next);
 	try {
-		pin_all(skel, link);
+		pin_all(skel, link, next);
 	} catch (...) {
 		bpf_link__destroy(link);
-		mlcc_detach();
+		unpin_dir(next);
 		throw;
 	}
 	bpf_link__destroy(link); // the pin holds it
+	mlcc_detach();
+	if (rename(next.c_str(), kDir))
+		fail("renaming " + next + " to " + kDir, errno);
 }
 
 void mlcc_detach()
 {
-	unlink(pin("link").c_str());
-	for (const char *m : kMaps)
-		unlink(pin(m).c_str());
-	rmdir(kDir);
+	unpin_dir(kDir);
 }
 
 MlccStatus mlcc_status()

@@ -31,8 +31,9 @@ const char *mlcc_stat_name(uint32_t stat); // "opt_written"
 // rtt-d out of 1 ns..HPCC_T_MAX, a cgroup that is not a directory).
 void mlcc_conf_check(const MlccConf &c);
 
-// Attaches the program to c.cgroup with c.cfg, replacing the datapath
-// there was. An MlccError says what is wrong; nothing has changed then.
+// Attaches the program to c.cgroup with c.cfg, then takes off the
+// datapath there was. An MlccError says what is wrong; nothing has
+// changed then, but for a failure to move the new pins into place.
 void mlcc_attach(const MlccConf &c);
 
 // Detaches it and removes its pins. Nothing to do is not an error.

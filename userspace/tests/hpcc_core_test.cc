@@ -141,7 +141,7 @@ TEST(Hpcc, CountersWrap)
 	hpcc_hop h = Hop(625, HPCC_INT_MASK + 1 - 100, HPCC_INT_MASK + 1 - 50);
 
 	hpcc_init(&s, &p, kLine);
-	hpcc_measure(&s, &h, 1, kT, 0);
+	EXPECT_EQ(hpcc_measure(&s, &h, 1, kT, 0), HPCC_PRIMED);
 	h = Hop(1250, 525, 150);
 	EXPECT_EQ(hpcc_measure(&s, &h, 1, kT, 12800), HPCC_MEASURED);
 	EXPECT_EQ(s.u, 49152U);
@@ -205,9 +205,42 @@ TEST(Hpcc, UnknownRateIsSkipped)
 	hpcc_hop h = Hop(625, 0, 1000, 0);
 
 	hpcc_init(&s, &p, kLine);
-	hpcc_measure(&s, &h, 1, kT, 0);
+	EXPECT_EQ(hpcc_measure(&s, &h, 1, kT, 0), HPCC_PRIMED);
 	h = Hop(1250, 625, 1200, 0);
 	hpcc_measure(&s, &h, 1, kT, 12800);
+	EXPECT_EQ(s.u, 0U);
+}
+
+// A 100 Gbit/s port sends the tx counter's 64 MB in 5.4 ms: over 6 ms
+// (93750 units) its counter may have wrapped, so the hop tells nothing;
+// over 5 ms (78125 units) it is measured: 40 MB sent (625000 units) is
+// 0.64 of the line, U = 0.64 x 65536 = 41943 (tau capped at T).
+TEST(Hpcc, AnIntervalThatCouldHoldATxWrapIsSkipped)
+{
+	hpcc_params p = Params();
+	hpcc_state s;
+	hpcc_hop h = Hop(0, 0, 1000, 12500000000ULL);
+
+	hpcc_init(&s, &p, kLine);
+	s.u = 30000;
+	hpcc_measure(&s, &h, 1, kT, 0);
+	h = Hop(0, 625000 & HPCC_INT_MASK, 1000 + 93750, 12500000000ULL);
+	EXPECT_EQ(hpcc_measure(&s, &h, 1, kT, 6000000), HPCC_MEASURED);
+	EXPECT_EQ(s.u, 30000U);
+	h.tx = (h.tx + 625000) & HPCC_INT_MASK;
+	h.ts += 78125;
+	EXPECT_EQ(hpcc_measure(&s, &h, 1, kT, 11000000), HPCC_MEASURED);
+	EXPECT_EQ(s.u, 41943U);
+}
+
+// A loop of T 0 only primes: nothing divides by it.
+TEST(Hpcc, NoLoopTimeOnlyPrimes)
+{
+	hpcc_params p = Params();
+	hpcc_state s = Primed(p);
+	hpcc_hop h = Hop(1250, 625, 1200);
+
+	EXPECT_EQ(hpcc_measure(&s, &h, 1, 0, 12800), HPCC_PRIMED);
 	EXPECT_EQ(s.u, 0U);
 }
 

@@ -185,13 +185,16 @@ TEST(Mlcc, HistoryIsTheLastN)
 		mlcc_hist_push(&r, v);
 	EXPECT_EQ(r.hist_len, 3U);
 	EXPECT_EQ(r.hist_sum, 120U);	// 30 + 40 + 50
-	p.rtt_d_ns = 1000;		// 6000, capped
+	p.rtt_d_ns = kRttC / MLCC_HIST_MAX;	// n = 1024, the most
+	EXPECT_TRUE(mlcc_params_valid(&p));
 	mlcc_rcv_init(&r, &p);
 	EXPECT_EQ(r.hist_n, MLCC_HIST_MAX);
 	for (v = 1; v <= 2 * MLCC_HIST_MAX + 7; v++)
 		mlcc_hist_push(&r, v);
-	// the last 512 of 1..1031: (520 + 1031) x 512 / 2
-	EXPECT_EQ(r.hist_sum, (u64)(520 + 1031) * 512 / 2);
+	// the last 1024 of 1..2055: (1032 + 2055) x 1024 / 2
+	EXPECT_EQ(r.hist_sum, (u64)(1032 + 2055) * 1024 / 2);
+	p.rtt_d_ns = kRttC / (MLCC_HIST_MAX + 1);	// n = 1025: refused
+	EXPECT_FALSE(mlcc_params_valid(&p));
 	p.rtt_d_ns = p.rtt_c_ns;
 	mlcc_rcv_init(&r, &p);
 	EXPECT_EQ(r.hist_n, 1U);
@@ -340,6 +343,11 @@ TEST(Mlcc, CreditSerialArithmetic)
 	EXPECT_EQ(c_d, 1);
 	mlcc_dci_learn(&c_d, 255);			// stale
 	EXPECT_EQ(c_d, 1);
+	// A new PFQ learns any credit, though 200 is "behind" 0 by serial
+	// arithmetic: the loop starts whatever the receiver's C_R.
+	c_d = 0;
+	mlcc_dci_learn(&c_d, 200);
+	EXPECT_EQ(c_d, 200);
 }
 
 // T0(d): a synthetic credit loop, one packet per tick from DCI_r, D ticks
