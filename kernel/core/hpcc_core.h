@@ -177,12 +177,6 @@ static __always_inline void hpcc_init(struct hpcc_state *s,
 	s->round_mark = 0;
 }
 
-/* Forget the records: the next sample only primes (a path or idle). */
-static __always_inline void hpcc_forget(struct hpcc_state *s)
-{
-	s->nprev = 0;
-}
-
 /*
  * u_j of one hop against its previous record, Q16.16, and the interval
  * between the two in *tau_ns; 0 with *tau_ns 0 when the two are not
