@@ -38,6 +38,7 @@
 #include "core_types.h"
 #include "reflex_core.h"
 #include "reflex_sk.h"
+#include "reflector.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -48,11 +49,6 @@ char _license[] SEC("license") = "GPL";
  */
 #define RFX_PASS	TC_ACT_UNSPEC
 
-#define AF_INET		2
-#define IP_DF		0x4000
-#define IP_MF_OFFSET	0x3fff
-#define RFX_DSCP_EF	0xb8		/* the TOS byte of DSCP 46 */
-#define RFX_TTL		64
 #define RFX_MAX_NSF	65536
 #define RFX_MAX_GATEWAYS 64
 
@@ -108,41 +104,7 @@ static __always_inline const struct rfx_cfg *rfx_conf(void)
 	return bpf_map_lookup_elem(&rfx_cfg, &zero);
 }
 
-/* An IPv4 TCP segment's headers, and whether it carries data. */
-struct rfx_tcp4 {
-	struct iphdr ip;
-	struct tcphdr tcp;
-	u32 payload;
-};
-
-/*
- * A first fragment or an unfragmented one, with the whole TCP header, and
- * whole: a frame cut short of its IP length carries less data than its
- * header says, and is no segment to stamp or answer.
- */
-static __always_inline bool rfx_parse_tcp4(struct __sk_buff *skb,
-					   struct rfx_tcp4 *p)
-{
-	u32 ip_len, tcp_len;
-
-	if (skb->protocol != bpf_htons(ETH_P_IP) ||
-	    bpf_skb_load_bytes(skb, ETH_HLEN, &p->ip, sizeof(p->ip)) ||
-	    p->ip.ihl < 5 || p->ip.protocol != IPPROTO_TCP ||
-	    (p->ip.frag_off & bpf_htons(IP_MF_OFFSET)) ||
-	    ETH_HLEN + bpf_ntohs(p->ip.tot_len) > skb->len)
-		return false;
-	ip_len = p->ip.ihl * 4;
-	if (bpf_skb_load_bytes(skb, ETH_HLEN + ip_len, &p->tcp, sizeof(p->tcp)) ||
-	    p->tcp.doff < 5)
-		return false;
-	tcp_len = p->tcp.doff * 4;
-	ip_len += tcp_len;
-	p->payload = bpf_ntohs(p->ip.tot_len) > ip_len ?
-		     bpf_ntohs(p->ip.tot_len) - ip_len : 0;
-	return true;
-}
-
-static __always_inline void rfx_key_of(const struct rfx_tcp4 *p,
+static __always_inline void rfx_key_of(const struct refl_tcp4 *p,
 				       struct rfx_flow4 *key)
 {
 	key->saddr = p->ip.saddr;
@@ -159,12 +121,12 @@ SEC("tc")
 int rfx_stamp(struct __sk_buff *skb)
 {
 	const struct rfx_cfg *cfg = rfx_conf();
-	struct rfx_tcp4 p;
+	struct refl_tcp4 p;
 	__be16 id;
 
 	if (!cfg || (skb->mark & RFX_PACK_MARK_MASK) == RFX_PACK_MARK ||
-	    skb->gso_segs > 1 || !rfx_parse_tcp4(skb, &p) ||
-	    !p.payload || !(p.ip.frag_off & bpf_htons(IP_DF)))
+	    skb->gso_segs > 1 || !refl_parse_tcp4(skb, &p) ||
+	    !p.payload || !(p.ip.frag_off & bpf_htons(REFL_IP_DF)))
 		return RFX_PASS;
 	id = bpf_htons(reflex_stamp16(bpf_ktime_get_ns(), cfg->k));
 	if (bpf_l3_csum_replace(skb, ETH_HLEN + offsetof(struct iphdr, check),
@@ -243,7 +205,7 @@ static __always_inline struct nsf_entry *nsf_entry_get(const struct rfx_flow4 *k
  */
 static __always_inline u32 nsf_step(struct nsf_entry *e,
 				    const struct nsf_params *np,
-				    const struct rfx_tcp4 *p,
+				    const struct refl_tcp4 *p,
 				    u64 now, u64 t_src)
 {
 	struct nsf_answer *a;
@@ -282,11 +244,11 @@ int nsf_egress(struct __sk_buff *skb)
 	struct nsf_params np;
 	struct rfx_flow4 key;
 	struct nsf_entry *e;
-	struct rfx_tcp4 p;
+	struct refl_tcp4 p;
 	u32 mark, fb_seq;
 	u64 now, t_src;
 
-	if (!cfg || !rfx_parse_tcp4(skb, &p))
+	if (!cfg || !refl_parse_tcp4(skb, &p))
 		return RFX_PASS;
 	rfx_key_of(&p, &key);
 	if (p.tcp.fin || p.tcp.rst) {
@@ -294,7 +256,7 @@ int nsf_egress(struct __sk_buff *skb)
 		return RFX_PASS;
 	}
 	/* what the stamp wrote: whole segments with data and DF */
-	if (!p.payload || p.tcp.syn || !(p.ip.frag_off & bpf_htons(IP_DF)) ||
+	if (!p.payload || p.tcp.syn || !(p.ip.frag_off & bpf_htons(REFL_IP_DF)) ||
 	    skb->gso_segs > 1 || !nsf_source_stamped(cfg, p.ip.saddr))
 		return RFX_PASS;
 	nsf_params_of(cfg, &np);
@@ -321,9 +283,7 @@ int nsf_egress(struct __sk_buff *skb)
 }
 
 /* The pseudo-ACK as it leaves the gateway: 90 bytes. */
-#define RFX_UDP_OFF	(ETH_HLEN + sizeof(struct iphdr))
-#define RFX_FB_OFF	(RFX_UDP_OFF + sizeof(struct udphdr))
-#define RFX_PACK_LEN	(RFX_FB_OFF + sizeof(struct rfx_fb))
+#define RFX_PACK_LEN	(REFL_DATA_OFF + sizeof(struct rfx_fb))
 
 static __always_inline u32 rfx_sat32(u64 v)
 {
@@ -341,18 +301,16 @@ static __always_inline u16 rfx_sat16(u32 v)
  * or its answer overwritten, the flow having answered NSF_ANSWER_RING
  * times since (a clone that waited that many intervals).
  */
-static __always_inline u32 nsf_frame(const struct rfx_tcp4 *p,
+static __always_inline u32 nsf_frame(const struct refl_tcp4 *p,
 				     const struct rfx_cfg *cfg, u32 mark,
 				     u8 frame[RFX_PACK_LEN])
 {
-	__be16 proto = bpf_htons(ETH_P_IP);
 	struct udphdr udp = {};
 	struct iphdr ip = {};
 	struct rfx_fb fb = {};
 	struct nsf_answer a;
 	struct rfx_flow4 key;
 	struct nsf_entry *e;
-	s64 sum;
 
 	rfx_key_of(p, &key);
 	e = bpf_map_lookup_elem(&nsf_flows, &key);
@@ -364,25 +322,9 @@ static __always_inline u32 nsf_frame(const struct rfx_tcp4 *p,
 	if ((a.pack.fb_seq ^ mark) & ~RFX_PACK_MARK_MASK || !a.pack.fb_seq)
 		return RFX_STAT_NSF_OVERRUN;
 
-	ip.version = 4;
-	ip.ihl = 5;
-	ip.tos = RFX_DSCP_EF;
-	ip.tot_len = bpf_htons(RFX_PACK_LEN - ETH_HLEN);
-	ip.frag_off = bpf_htons(IP_DF);
-	ip.ttl = RFX_TTL;
-	ip.protocol = IPPROTO_UDP;
-	ip.saddr = cfg->lan_addr;
-	ip.daddr = p->ip.saddr;
-	sum = bpf_csum_diff(NULL, 0, (__be32 *)&ip, sizeof(ip), 0);
-	if (sum < 0)
+	if (!refl_ip4_udp(&ip, &udp, cfg->lan_addr, p->ip.saddr,
+			  bpf_htons(cfg->port), RFX_PACK_LEN - ETH_HLEN))
 		return RFX_STAT_NSF_BUILD_ERR;
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	ip.check = (u16)~sum;
-	udp.source = bpf_htons(cfg->port);
-	udp.dest = bpf_htons(cfg->port);
-	udp.len = bpf_htons(RFX_PACK_LEN - RFX_UDP_OFF);
-	udp.check = 0;	/* none (RFC 768) */
 
 	fb.magic = bpf_htons(RFX_MAGIC);
 	fb.version = RFX_VERSION;
@@ -401,38 +343,9 @@ static __always_inline u32 nsf_frame(const struct rfx_tcp4 *p,
 	fb.covered_pkts = bpf_htons(rfx_sat16(a.pack.covered_pkts));
 	fb.gw_time_ns = bpf_cpu_to_be64(a.pack_ns);
 
-	/* the MAC addresses are the neighbour's, filled in as it leaves */
-	__builtin_memset(frame, 0, ETH_HLEN);
-	__builtin_memcpy(frame + ETH_HLEN - sizeof(proto), &proto, sizeof(proto));
-	__builtin_memcpy(frame + ETH_HLEN, &ip, sizeof(ip));
-	__builtin_memcpy(frame + RFX_UDP_OFF, &udp, sizeof(udp));
-	__builtin_memcpy(frame + RFX_FB_OFF, &fb, sizeof(fb));
+	refl_frame_hdrs(frame, &ip, &udp);
+	__builtin_memcpy(frame + REFL_DATA_OFF, &fb, sizeof(fb));
 	return 0;
-}
-
-/*
- * The gateway's route to the sender: its next hop and port, where the
- * pseudo-ACK is sent with that neighbour's address (4.4: returned to the
- * stack, its source would be a martian on the port it came in by).
- */
-static __always_inline int nsf_send(struct __sk_buff *skb, __be32 daddr)
-{
-	struct bpf_fib_lookup fib = {};
-	struct bpf_redir_neigh nh = {};
-	int rc;
-
-	fib.family = AF_INET;
-	fib.ipv4_dst = daddr;
-	fib.ifindex = skb->ifindex;
-	rc = bpf_fib_lookup(skb, &fib, sizeof(fib), BPF_FIB_LOOKUP_OUTPUT);
-	if (rc != BPF_FIB_LKUP_RET_SUCCESS && rc != BPF_FIB_LKUP_RET_NO_NEIGH) {
-		rfx_count(RFX_STAT_NSF_NO_ROUTE);
-		return TC_ACT_SHOT;
-	}
-	rfx_count(RFX_STAT_NSF_BUILT);
-	nh.nh_family = AF_INET;
-	nh.ipv4_nh = fib.ipv4_dst;	/* the next hop, after the lookup */
-	return bpf_redirect_neigh(fib.ifindex, &nh, sizeof(nh), 0);
 }
 
 SEC("tc")
@@ -441,13 +354,15 @@ int nsf_build(struct __sk_buff *skb)
 	u32 mark = skb->mark, err = RFX_STAT_NSF_BUILD_ERR;
 	const struct rfx_cfg *cfg;
 	u8 frame[RFX_PACK_LEN];
-	struct rfx_tcp4 p;
+	struct refl_tcp4 p;
+	bool routed;
+	int rc;
 
 	if ((mark & RFX_PACK_MARK_MASK) != RFX_PACK_MARK)
 		return RFX_PASS;
 	skb->mark = 0;
 	cfg = rfx_conf();
-	if (cfg && rfx_parse_tcp4(skb, &p))
+	if (cfg && refl_parse_tcp4(skb, &p))
 		err = nsf_frame(&p, cfg, mark, frame);
 	if (!err && (bpf_skb_change_tail(skb, RFX_PACK_LEN, 0) ||
 		     bpf_skb_store_bytes(skb, 0, frame, RFX_PACK_LEN, 0)))
@@ -456,7 +371,9 @@ int nsf_build(struct __sk_buff *skb)
 		rfx_count(err);
 		return TC_ACT_SHOT;
 	}
-	return nsf_send(skb, p.ip.saddr);
+	rc = refl_send(skb, p.ip.saddr, &routed);
+	rfx_count(routed ? RFX_STAT_NSF_BUILT : RFX_STAT_NSF_NO_ROUTE);
+	return rc;
 }
 
 /*
@@ -475,7 +392,7 @@ static __always_inline int rfx_fb_parse(struct __sk_buff *skb,
 	if (skb->protocol != bpf_htons(ETH_P_IP) ||
 	    bpf_skb_load_bytes(skb, ETH_HLEN, &ip, sizeof(ip)) ||
 	    ip.ihl < 5 || ip.protocol != IPPROTO_UDP ||
-	    (ip.frag_off & bpf_htons(IP_MF_OFFSET)))
+	    (ip.frag_off & bpf_htons(REFL_IP_MF_OFFSET)))
 		return RFX_PASS;
 	off = ETH_HLEN + ip.ihl * 4;
 	if (bpf_skb_load_bytes(skb, off, &udp, sizeof(udp)) ||

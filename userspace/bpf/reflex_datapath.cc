@@ -2,9 +2,7 @@
 #include "reflex_datapath.h"
 
 #include <arpa/inet.h>
-#include <ifaddrs.h>
 #include <net/if.h>
-#include <netinet/in.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +19,7 @@
 #include "reflex_core.h"
 #include "reflex_types.h"
 #include "reflex.skel.h"
+#include "tc_role.h"
 
 namespace uno {
 namespace {
@@ -30,128 +29,32 @@ constexpr const char *kMaps[] = { "rfx_cfg", "rfx_stats", "nsf_flows", "nsf_pref
 
 [[noreturn]] void fail(const std::string &what, int err)
 {
-	throw RfxError(what + ": " + std::strerror(err < 0 ? -err : err));
+	tc_fail<RfxError>(what, err);
 }
 
-std::string role_dir(uint32_t role)
+TcRole tc_role(uint32_t role)
 {
-	return lb_pin_root() + "/reflex-" + rfx_role_name(role);
-}
-
-void make_dir(const std::string &path)
-{
-	if (mkdir(path.c_str(), 0700) && errno != EEXIST)
-		fail("mkdir " + path, errno);
+	return { RFX_TC_HANDLE, static_cast<uint16_t>(RFX_TC_PRIO + role),
+		 lb_pin_root() + "/reflex-" + rfx_role_name(role),
+		 { "rfx_stamp", "nsf_egress", "nsf_build", "rfx_fb" },
+		 { std::begin(kMaps), std::end(kMaps) } };
 }
 
 int ifindex_of(const std::string &dev)
 {
-	const int ifindex = static_cast<int>(if_nametoindex(dev.c_str()));
-	if (!ifindex)
-		throw RfxError("device " + dev + ": no such device");
-	return ifindex;
+	return tc_ifindex<RfxError>(dev);
 }
 
-bpf_tc_hook hook(int ifindex, bpf_tc_attach_point point)
-{
-	bpf_tc_hook h = {};
-	h.sz = sizeof(h);
-	h.ifindex = ifindex;
-	h.attach_point = point;
-	return h;
-}
-
-bpf_tc_opts our_filter(uint32_t role, int prog_fd = 0, uint32_t flags = 0)
-{
-	bpf_tc_opts o = {};
-	o.sz = sizeof(o);
-	o.handle = RFX_TC_HANDLE;
-	o.priority = static_cast<uint16_t>(RFX_TC_PRIO + role);
-	o.prog_fd = prog_fd;
-	o.flags = flags;
-	return o;
-}
-
-// prog on dev's clsact at point, a clsact made if there is none.
 void tc_put(uint32_t role, const std::string &dev, bpf_tc_attach_point point,
 	    const bpf_program *prog)
 {
-	bpf_tc_hook h = hook(ifindex_of(dev), point);
-	const libbpf_print_fn_t prev = libbpf_set_print(nullptr);
-	int err = bpf_tc_hook_create(&h); // EEXIST: there is one
-	libbpf_set_print(prev);
-	if (err && err != -EEXIST)
-		fail(dev + ": creating clsact", err);
-	bpf_tc_opts o = our_filter(role, bpf_program__fd(prog), BPF_TC_F_REPLACE);
-	if ((err = bpf_tc_attach(&h, &o)))
-		fail(dev + ": attaching " + bpf_program__name(prog), err);
-}
-
-// The role's filter off every device of the namespace where it runs a
-// program the role pinned in dir.
-void tc_remove_role(uint32_t role, const std::string &dir)
-{
-	struct if_nameindex *ifs = if_nameindex();
-	if (!ifs)
-		fail("listing devices", errno);
-	const libbpf_print_fn_t prev = libbpf_set_print(nullptr);
-	for (struct if_nameindex *i = ifs; i->if_index; i++) {
-		for (auto point : { BPF_TC_EGRESS, BPF_TC_INGRESS }) {
-			bpf_tc_hook h = hook(static_cast<int>(i->if_index), point);
-			bpf_tc_opts o = our_filter(role);
-			if (bpf_tc_query(&h, &o))
-				continue;
-			// the role's filter if its program is pinned in dir
-			bool ours = false;
-			for (const char *p : { "rfx_stamp", "nsf_egress", "nsf_build", "rfx_fb" }) {
-				int fd = bpf_obj_get((dir + "/" + p).c_str());
-				if (fd < 0)
-					continue;
-				bpf_prog_info info = {};
-				uint32_t len = sizeof(info);
-				if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.id == o.prog_id)
-					ours = true;
-				close(fd);
-			}
-			if (!ours)
-				continue;
-			o = our_filter(role);
-			bpf_tc_detach(&h, &o);
-		}
-	}
-	libbpf_set_print(prev);
-	if_freenameindex(ifs);
-}
-
-void unpin_role(const std::string &dir)
-{
-	for (const char *m : kMaps)
-		unlink((dir + "/" + m).c_str());
-	for (const char *p : { "rfx_stamp", "nsf_egress", "nsf_build", "rfx_fb" })
-		unlink((dir + "/" + p).c_str());
-	rmdir(dir.c_str());
+	tc_role_put<RfxError>(tc_role(role), dev, point, prog);
 }
 
 struct SkelDelete {
 	void operator()(::reflex *s) const { reflex::destroy(s); }
 };
 using Skel = std::unique_ptr<::reflex, SkelDelete>;
-
-// The first IPv4 address of dev, network order.
-uint32_t addr_of(const std::string &dev)
-{
-	ifaddrs *ifa = nullptr;
-	if (getifaddrs(&ifa))
-		fail("listing addresses", errno);
-	uint32_t addr = 0;
-	for (ifaddrs *i = ifa; i && !addr; i = i->ifa_next)
-		if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && dev == i->ifa_name)
-			addr = reinterpret_cast<sockaddr_in *>(i->ifa_addr)->sin_addr.s_addr;
-	freeifaddrs(ifa);
-	if (!addr)
-		throw RfxError("device " + dev + " has no IPv4 address for the pseudo-ACKs");
-	return addr;
-}
 
 // The maps a role uses at their size, the others at one entry: a stamp
 // keeps no flows (nsf_flows holds 64 Ki of them), only a host shares the
@@ -187,7 +90,7 @@ Skel open_skel(const RfxConf &c)
 		fail("opening bpf/reflex.bpf.o", errno);
 	size_maps(skel, c.role);
 	if (c.role == RFX_ROLE_GATEWAY)
-		reuse_pinned(skel->maps.nsf_flows, role_dir(c.role) + "/nsf_flows");
+		reuse_pinned(skel->maps.nsf_flows, tc_role(c.role).dir + "/nsf_flows");
 	if (c.role == RFX_ROLE_HOST) {
 		for (const char *m : { "rfx_sk", "rfx_flows" }) {
 			bpf_map *map = bpf_object__find_map_by_name(skel->obj, m);
@@ -213,7 +116,7 @@ void configure(const Skel &skel, const RfxConf &c)
 	if (c.role == RFX_ROLE_GATEWAY) {
 		cfg.lan_ifindex = static_cast<uint32_t>(ifindex_of(c.devs[0]));
 		if (!cfg.lan_addr)
-			cfg.lan_addr = addr_of(c.devs[0]);
+			cfg.lan_addr = tc_ipv4_addr<RfxError>(c.devs[0], "the pseudo-ACKs");
 	}
 	const uint32_t zero = 0;
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.rfx_cfg), &zero, &cfg, BPF_ANY))
@@ -223,20 +126,11 @@ void configure(const Skel &skel, const RfxConf &c)
 			fail("writing rfx_gateways", errno);
 }
 
-void pin_role(const Skel &skel, const std::string &dir)
+void pin_role(const Skel &skel, uint32_t role)
 {
-	make_dir(lb_pin_root().substr(0, lb_pin_root().rfind('/')));
-	make_dir(lb_pin_root());
-	make_dir(dir);
-	for (const char *m : kMaps) {
-		bpf_map *map = bpf_object__find_map_by_name(skel->obj, m);
-		if (int err = bpf_map__pin(map, (dir + "/" + m).c_str()))
-			fail(std::string("pinning ") + m, err);
-	}
-	bpf_program *prog;
-	bpf_object__for_each_program(prog, skel->obj)
-		if (int err = bpf_program__pin(prog, (dir + "/" + bpf_program__name(prog)).c_str()))
-			fail(std::string("pinning ") + bpf_program__name(prog), err);
+	tc_make_dir<RfxError>(lb_pin_root().substr(0, lb_pin_root().rfind('/')));
+	tc_make_dir<RfxError>(lb_pin_root());
+	tc_role_pin<RfxError>(tc_role(role), skel->obj);
 }
 
 void attach_role(const Skel &skel, const RfxConf &c)
@@ -339,13 +233,12 @@ void rfx_attach(const RfxConf &c)
 {
 	rfx_conf_check(c);
 	if (c.role == RFX_ROLE_HOST)
-		make_dir("/sys/fs/bpf/uno");
+		tc_make_dir<RfxError>("/sys/fs/bpf/uno");
 	Skel skel = open_skel(c);
 	configure(skel, c);
 	rfx_detach(c.role);
-	const std::string dir = role_dir(c.role);
 	try {
-		pin_role(skel, dir);
+		pin_role(skel, c.role);
 		attach_role(skel, c);
 	} catch (...) {
 		rfx_detach(c.role);
@@ -355,16 +248,14 @@ void rfx_attach(const RfxConf &c)
 
 void rfx_detach(uint32_t role)
 {
-	const std::string dir = role_dir(role);
-	tc_remove_role(role, dir);
-	unpin_role(dir);
+	tc_role_remove<RfxError>(tc_role(role));
 }
 
 std::vector<RfxStatus> rfx_status()
 {
 	std::vector<RfxStatus> all;
 	for (uint32_t role = 0; role < __RFX_ROLE_MAX; role++) {
-		const std::string dir = role_dir(role);
+		const std::string dir = tc_role(role).dir;
 		struct stat st;
 		if (!stat(dir.c_str(), &st))
 			all.push_back(role_status(role, dir));
