@@ -180,7 +180,7 @@ static __always_inline void mlcc_take(struct mlcc_rx_entry *e,
 				      const struct mlcc_opt_data *o,
 				      const struct mlcc_cfg *c)
 {
-	struct hpcc_hop hops[MLCC_DATA_HOPS] = {};
+	struct hpcc_hop hops[HPCC_MAXHOP] = {};	/* hpcc_*() read up to HPCC_MAXHOP */
 	u32 j, n = o->nhop >> 4;
 
 	if (n > MLCC_DATA_HOPS)

@@ -34,7 +34,7 @@
  * Units: rates are bytes/s (u64, up to HPCC_RATE_MAX), times ns, U and
  * eta Q16.16 (eta 0.95 is 62259/65536, 3 ppm low); each u_j term is
  * capped at HPCC_U_MAX so that every product stays in 64 bits. No libc,
- * no floating point and one loop bounded by HPCC_MAXHOP, so the header
+ * no floating point and loops of HPCC_MAXHOP, unrolled, so the header
  * compiles in a BPF program, the kernel and the C++ tests.
  */
 #ifndef _HPCC_CORE_H
@@ -218,7 +218,12 @@ static __always_inline void hpcc_remember(struct hpcc_state *s,
 {
 	u32 j;
 
-	/* field by field: a struct copy is a memcpy() call BPF lacks */
+	/*
+	 * field by field: a struct copy is a memcpy() call BPF lacks;
+	 * unrolled, as 6.1's verifier refuses a loop that clang closes by
+	 * running on into its first instruction rather than by a jump
+	 */
+#pragma GCC unroll 4
 	for (j = 0; j < HPCC_MAXHOP && j < n; j++) {
 		s->prev[j].rate = hops[j].rate;
 		s->prev[j].qlen = hops[j].qlen;
@@ -250,6 +255,7 @@ static __always_inline int hpcc_measure(struct hpcc_state *s,
 		s->last_ns = now_ns;
 		return HPCC_PRIMED;
 	}
+#pragma GCC unroll 4	/* as hpcc_remember()'s */
 	for (j = 0; j < HPCC_MAXHOP && j < n; j++) {
 		u = hpcc_hop_util(&hops[j], &s->prev[j], t_ns, &tau);
 		if (tau && u > u_max) {
