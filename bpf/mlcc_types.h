@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The value of MLCC's mlcc_rx map, for the sockops program and for user
- * space, which reads it (the loader). Include core_types.h and
- * hpcc_core.h first.
+ * The values of MLCC's flow maps (mlcc_rx, mlcc_ns_flows), for the BPF
+ * programs and for user space, which reads them (the loaders). Include
+ * core_types.h and hpcc_core.h first.
  */
 #ifndef _UNO_MLCC_TYPES_H
 #define _UNO_MLCC_TYPES_H
+
+#include <linux/bpf.h>	/* struct bpf_spin_lock */
 
 #include "uno_mlcc.h"
 
@@ -13,6 +15,19 @@
 struct mlcc_rx_entry {
 	struct mlcc_rx_info info;
 	struct hpcc_state rc;
+};
+
+/*
+ * A sender's flow in the near-source loop: R_NS's law under the lock
+ * (the Switch-INTs of a flow may be taken on two CPUs at once, and its CC
+ * resets the rate on an RTO), and the time its round began (a commit once
+ * per RTT_NS).
+ */
+struct mlcc_ns_entry {
+	struct bpf_spin_lock lock;
+	struct mlcc_ns_info info;
+	struct hpcc_state ns;
+	u64 round_ns;
 };
 
 #endif /* _UNO_MLCC_TYPES_H */

@@ -20,6 +20,7 @@
 #define MLCC_TYPE_DATA		0
 #define MLCC_TYPE_ACK_X		1		/* cross-DC ACK: credit, rates */
 #define MLCC_TYPE_ACK_E		2		/* intra-DC ACK: INT echo */
+#define MLCC_TYPE_SWINT		3		/* DCI_s's Switch-INT datagram */
 
 /* Byte 4 of every MLCC option: ver:2 | type:2 | flags:4. */
 #define MLCC_VTF(type, flags)	(MLCC_VERSION << 6 | (type) << 4 | (flags))
@@ -90,6 +91,81 @@ enum mlcc_stat {
 	MLCC_STAT_RX_SEGS,	/* receiver: data segments parsed */
 	MLCC_STAT_RX_FLOWS_FULL, /* ... of a flow the full table could not hold */
 	__MLCC_STAT_MAX,
+};
+
+/*
+ * The near-source loop (L1, spec 3.3): DCI_s answers each cross-DC data
+ * segment that carries records with a Switch-INT datagram to its sender
+ * (UDP, to and from MLCC_SWINT_PORT, DSCP EF) and clears the records
+ * before the WAN; the sender's host program runs R_NS's law on them.
+ */
+#define MLCC_SWINT_PORT		0x4d4c		/* 19788 */
+#define MLCC_SWINT_HOPS		4
+/* skb->mark of a data segment's clone on its way to be made a Switch-INT */
+#define MLCC_SWINT_MARK		0x4d4c0000
+#define MLCC_SWINT_MARK_MASK	0xffff0000
+
+struct mlcc_swint {
+	__be16	magic;		/* MLCC_OPT_EXID */
+	__u8	vtf;		/* MLCC_VTF(MLCC_TYPE_SWINT, 0) */
+	__u8	nhop;		/* records, 1..MLCC_SWINT_HOPS */
+	__be32	saddr;		/* the data segment's flow */
+	__be32	daddr;
+	__be16	sport;
+	__be16	dport;
+	__be32	seq_end;	/* its sequence + payload */
+	__be32	ts_dci;		/* DCI_s's clock at the segment, ns, low 32 bits */
+	__be64	hop[MLCC_SWINT_HOPS]; /* the option's records, wire form */
+} __attribute__((packed));	/* 56 bytes */
+
+/* The near-source loop's roles, each one load of mlcc_ns.bpf.c. */
+enum mlcc_ns_role {
+	MLCC_NS_ROLE_DCI,	/* DCI_s: Switch-INTs out, records cleared */
+	MLCC_NS_ROLE_SENDER,	/* a sender: Switch-INTs into R_NS */
+	__MLCC_NS_ROLE_MAX,
+};
+
+/*
+ * A near-source role's settings (bpf/mlcc_ns.bpf.c), one per namespace
+ * and role: DCI_s's LAN port and the Switch-INT's source address; a
+ * sender's law (R_line, and T = RTT_NS, its round trip to DCI_s).
+ */
+struct mlcc_ns_cfg {
+	__u32	lan_ifindex;	/* DCI_s */
+	__be32	lan_addr;	/* DCI_s */
+	__u64	line_rate;	/* sender: bytes/s */
+	__u32	rtt_ns_ns;	/* sender */
+	__u32	pad;
+};
+
+/*
+ * A sender's near-source record of one of its flows (mlcc_ns_flows): made
+ * by bpf_mlcc for each of its sockets, filled by the sender role.
+ */
+struct mlcc_ns_info {
+	__u64	swint;			/* Switch-INTs taken */
+	__u64	commits;		/* ... that ended a round */
+	__u64	r_ns;			/* R_NS, bytes/s */
+	__u64	r_line;			/* the law's R_line, bytes/s; 0: none yet */
+	__u64	last_ns;		/* host clock at the last */
+	__u64	hop[MLCC_SWINT_HOPS];	/* its records, wire form */
+	__u32	u;			/* HPCC's U, Q16.16 */
+	__u32	nhop;
+};
+
+/* The near-source roles' counters, per CPU, in mlcc_ns_stats. */
+enum mlcc_ns_stat {
+	MLCC_NS_STAT_DCI_DATA,		/* DCI_s: segments with records, to the WAN */
+	MLCC_NS_STAT_DCI_CLONE_ERR,	/* ... not cloned */
+	MLCC_NS_STAT_DCI_CLEARED,	/* ... their records cleared */
+	MLCC_NS_STAT_SWINT_BUILT,	/* ... a Switch-INT sent */
+	MLCC_NS_STAT_SWINT_BUILD_ERR,
+	MLCC_NS_STAT_SWINT_NO_ROUTE,
+	MLCC_NS_STAT_SWINT_TAKEN,	/* sender: into a flow's law */
+	MLCC_NS_STAT_SWINT_NO_FLOW,	/* ... of no flow of bpf_mlcc here: dropped */
+	MLCC_NS_STAT_SWINT_MALFORMED,	/* ... from a DCI, but wrong: dropped */
+	MLCC_NS_STAT_SWINT_FOREIGN,	/* ... from no known DCI: the stack's */
+	__MLCC_NS_STAT_MAX,
 };
 
 #endif /* _UAPI_UNO_MLCC_H */

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mlcc_datapath.h" // mlcc_ns_shared_pin()
 #include "params.h"
 #include "reflex_datapath.h"
 
@@ -19,6 +20,7 @@
 #include "timely_core.h"
 #include "timely_cc.h"
 #include "timely_cc.skel.h"
+#include "mlcc_cc.skel.h"
 
 namespace uno {
 namespace {
@@ -113,6 +115,14 @@ void check_ranges(const std::string &cc, const std::map<std::string, uint32_t> &
 	}
 }
 
+// /sys/fs/bpf/uno, where the maps shared with the datapaths are pinned.
+void make_shared_dir()
+{
+	if (mkdir("/sys/fs/bpf/uno", 0700) && errno != EEXIST)
+		throw BpfCcError("mkdir /sys/fs/bpf/uno: " + errno_text(errno) +
+				 " (is a bpf filesystem mounted at /sys/fs/bpf?)");
+}
+
 // With Reflex on, the object's mailboxes and flow records are the ones
 // the host role of bpf/reflex.bpf.c uses: pinned once, reused by all.
 void share_reflex_maps(bpf_object *obj, uint32_t reflex_inter_rtt_us)
@@ -122,9 +132,7 @@ void share_reflex_maps(bpf_object *obj, uint32_t reflex_inter_rtt_us)
 		bpf_map__set_max_entries(bpf_object__find_map_by_name(obj, "rfx_flows"), 1);
 		return;
 	}
-	if (mkdir("/sys/fs/bpf/uno", 0700) && errno != EEXIST)
-		throw BpfCcError("mkdir /sys/fs/bpf/uno: " + errno_text(errno) +
-				 " (is a bpf filesystem mounted at /sys/fs/bpf?)");
+	make_shared_dir();
 	for (const char *m : { "rfx_sk", "rfx_flows" })
 		if (int err = bpf_map__set_pin_path(bpf_object__find_map_by_name(obj, m),
 						    rfx_shared_pin(m).c_str()))
@@ -134,10 +142,8 @@ void share_reflex_maps(bpf_object *obj, uint32_t reflex_inter_rtt_us)
 // Loads skel's object (configured) and registers its struct_ops map,
 // which stays registered when the skeleton goes: the kernel holds it.
 template <typename Skel>
-void load_and_register(Skel *skel, bpf_map *ops, const std::string &name,
-		       uint32_t reflex_inter_rtt_us)
+void load_and_register(Skel *skel, bpf_map *ops, const std::string &name)
 {
-	share_reflex_maps(skel->obj, reflex_inter_rtt_us);
 	if (int err = Skel::load(skel))
 		throw BpfCcError(name + ": the kernel refused the programs: " + errno_text(err));
 	bpf_link *link = bpf_map__attach_struct_ops(ops);
@@ -159,8 +165,8 @@ void register_swift(const std::map<std::string, uint32_t> &params)
 		if (!swift_params_valid(&skel->rodata->conf.law))
 			throw BpfCcError("bpf_swift: the parameters do not agree (a target of 0, "
 					 "or flow scaling's windows crossed)");
-		load_and_register(skel, skel->maps.bpf_swift, "bpf_swift",
-				  skel->rodata->conf.reflex_inter_rtt_us);
+		share_reflex_maps(skel->obj, skel->rodata->conf.reflex_inter_rtt_us);
+		load_and_register(skel, skel->maps.bpf_swift, "bpf_swift");
 	} catch (...) {
 		swift_cc::destroy(skel);
 		throw;
@@ -200,8 +206,8 @@ void register_timely(const std::map<std::string, uint32_t> &params)
 		throw BpfCcError("bpf_timely: cannot open the object: " + errno_text(errno));
 	try {
 		skel->rodata->conf = conf;
-		load_and_register(skel, skel->maps.bpf_timely, "bpf_timely",
-				  conf.reflex_inter_rtt_us);
+		share_reflex_maps(skel->obj, conf.reflex_inter_rtt_us);
+		load_and_register(skel, skel->maps.bpf_timely, "bpf_timely");
 	} catch (...) {
 		timely_cc::destroy(skel);
 		throw;
@@ -209,11 +215,34 @@ void register_timely(const std::map<std::string, uint32_t> &params)
 	timely_cc::destroy(skel);
 }
 
+// bpf_mlcc: no parameters (its law's are the sender role's); the flows'
+// records shared with the sender role of MLCC's near-source loop.
+void register_mlcc(const std::map<std::string, uint32_t> &params)
+{
+	if (!params.empty())
+		throw BpfCcError("bpf_mlcc has no parameter '" + params.begin()->first +
+				 "' (its law's are the sender's: unoctl mlcc sender)");
+	make_shared_dir();
+	mlcc_cc *skel = mlcc_cc::open();
+	if (!skel)
+		throw BpfCcError("bpf_mlcc: cannot open the object: " + errno_text(errno));
+	try {
+		if (int err = bpf_map__set_pin_path(skel->maps.mlcc_ns_flows,
+						    mlcc_ns_shared_pin().c_str()))
+			throw BpfCcError("pinning mlcc_ns_flows: " + errno_text(err));
+		load_and_register(skel, skel->maps.bpf_mlcc, "bpf_mlcc");
+	} catch (...) {
+		mlcc_cc::destroy(skel);
+		throw;
+	}
+	mlcc_cc::destroy(skel);
+}
+
 } // namespace
 
 bool bpf_cc_known(const std::string &cc)
 {
-	return cc == "swift" || cc == "timely";
+	return cc == "swift" || cc == "timely" || cc == "mlcc";
 }
 
 std::string bpf_cc_name(const std::string &cc)
@@ -224,7 +253,9 @@ std::string bpf_cc_name(const std::string &cc)
 void bpf_cc_register(const std::string &cc, const std::map<std::string, uint32_t> &params)
 {
 	if (!bpf_cc_known(cc))
-		throw BpfCcError("no BPF host for '" + cc + "' (known: swift, timely)");
+		throw BpfCcError("no BPF host for '" + cc + "' (known: swift, timely, mlcc)");
+	if (cc == "mlcc")
+		return register_mlcc(params);
 	check_ranges(cc, params);
 	if (cc == "swift")
 		register_swift(params);
@@ -235,7 +266,7 @@ void bpf_cc_register(const std::string &cc, const std::map<std::string, uint32_t
 void bpf_cc_unregister(const std::string &cc)
 {
 	if (!bpf_cc_known(cc))
-		throw BpfCcError("no BPF host for '" + cc + "' (known: swift, timely)");
+		throw BpfCcError("no BPF host for '" + cc + "' (known: swift, timely, mlcc)");
 	if (!delete_struct_ops(bpf_cc_name(cc)))
 		throw BpfCcError(bpf_cc_name(cc) + " is not registered");
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // The bytes of a synthetic frame, for the tests that run our tc programs
-// with BPF_PROG_TEST_RUN (lb_prog_test, reflex_prog_test): header sizes,
-// fields in network order, and the one's complement sums that check what
-// a program rewrote.
+// with BPF_PROG_TEST_RUN (lb_prog_test, reflex_prog_test,
+// mlcc_ns_prog_test): header sizes, fields in network order, and the
+// one's complement sums that check what a program rewrote.
 #pragma once
 
 #include <cstddef>

@@ -14,10 +14,12 @@
 
 #include "core_types.h"
 #include "hpcc_core.h"
-#include "lb_datapath.h" // lb_percpu_sum()
+#include "lb_datapath.h" // lb_percpu_sum(), lb_pin_root()
 #include "map_iter.h"
 #include "mlcc_types.h"
 #include "mlcc.skel.h"
+#include "mlcc_ns.skel.h"
+#include "tc_role.h"
 
 namespace uno {
 namespace {
@@ -72,6 +74,106 @@ void pin_all(const Skel &skel, bpf_link *link, const std::string &dir)
 			fail(std::string("pinning ") + m, err);
 	if (int err = bpf_link__pin(link, pin("link", dir).c_str()))
 		fail("pinning the cgroup link", err);
+}
+
+constexpr const char *kNsMaps[] = { "mlcc_ns_cfg", "mlcc_ns_stats", "mlcc_dcis" };
+
+TcRole ns_role(uint32_t role)
+{
+	return { MLCC_TC_HANDLE, static_cast<uint16_t>(MLCC_TC_PRIO + role),
+		 lb_pin_root() + "/mlcc-" + mlcc_ns_role_name(role),
+		 { "mlcc_dci_egress", "mlcc_dci_build", "mlcc_host_swint" },
+		 { std::begin(kNsMaps), std::end(kNsMaps) } };
+}
+
+struct NsSkelDelete {
+	void operator()(::mlcc_ns *s) const { mlcc_ns::destroy(s); }
+};
+using NsSkel = std::unique_ptr<::mlcc_ns, NsSkelDelete>;
+
+// Loaded, its maps at the role's size (a DCI keeps no flows: one entry),
+// a sender's flows the machine's shared ones.
+NsSkel ns_load(const MlccNsConf &c)
+{
+	NsSkel skel(mlcc_ns::open());
+	if (!skel)
+		fail("opening bpf/mlcc_ns.bpf.o", errno);
+	if (c.role == MLCC_NS_ROLE_SENDER) {
+		if (int err = bpf_map__set_pin_path(skel->maps.mlcc_ns_flows,
+						    mlcc_ns_shared_pin().c_str()))
+			fail("pinning mlcc_ns_flows", err);
+	} else {
+		bpf_map__set_max_entries(skel->maps.mlcc_ns_flows, 1);
+		bpf_map__set_max_entries(skel->maps.mlcc_dcis, 1);
+	}
+	if (int err = mlcc_ns::load(skel.get()))
+		fail("the kernel refused bpf/mlcc_ns.bpf.o (a map pinned in /sys/fs/bpf/uno "
+		     "by an older build? remove mlcc_ns_flows there)",
+		     err);
+	return skel;
+}
+
+void ns_configure(const NsSkel &skel, const MlccNsConf &c)
+{
+	mlcc_ns_cfg cfg = c.cfg;
+	if (c.role == MLCC_NS_ROLE_DCI) {
+		cfg.lan_ifindex = static_cast<uint32_t>(tc_ifindex<MlccError>(c.dev));
+		if (!cfg.lan_addr)
+			cfg.lan_addr = tc_ipv4_addr<MlccError>(c.dev, "the Switch-INTs");
+	}
+	const uint32_t zero = 0;
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.mlcc_ns_cfg), &zero, &cfg, BPF_ANY))
+		fail("writing mlcc_ns_cfg", errno);
+	const uint8_t one = 1;
+	for (uint32_t dci : c.dcis)
+		if (bpf_map_update_elem(bpf_map__fd(skel->maps.mlcc_dcis), &dci, &one, BPF_ANY))
+			fail("writing mlcc_dcis", errno);
+}
+
+void ns_put(const NsSkel &skel, const MlccNsConf &c)
+{
+	const TcRole r = ns_role(c.role);
+	if (c.role == MLCC_NS_ROLE_DCI) {
+		tc_role_put<MlccError>(r, c.dev, BPF_TC_INGRESS, skel->progs.mlcc_dci_build);
+		for (const auto &d : c.wan)
+			tc_role_put<MlccError>(r, d, BPF_TC_EGRESS, skel->progs.mlcc_dci_egress);
+	} else {
+		tc_role_put<MlccError>(r, c.dev, BPF_TC_INGRESS, skel->progs.mlcc_host_swint);
+	}
+}
+
+MlccNsStatus ns_status(uint32_t role, const std::string &dir)
+{
+	MlccNsStatus s;
+	s.role = role;
+	const auto map_fd = [&](const char *m) { return bpf_obj_get((dir + "/" + m).c_str()); };
+	const uint32_t zero = 0;
+	int fd = map_fd("mlcc_ns_cfg");
+	if (fd >= 0) {
+		bpf_map_lookup_elem(fd, &zero, &s.cfg);
+		close(fd);
+	}
+	if ((fd = map_fd("mlcc_ns_stats")) >= 0) {
+		for (uint32_t i = 0; i < __MLCC_NS_STAT_MAX; i++)
+			s.stats[i] = lb_percpu_sum(fd, i);
+		close(fd);
+	}
+	if (role != MLCC_NS_ROLE_SENDER)
+		return s;
+	if ((fd = map_fd("mlcc_dcis")) >= 0) {
+		bpf_map_for_each<uint32_t, uint8_t>(fd, [&](const uint32_t &k, uint8_t &) {
+			s.dcis.push_back(k);
+		});
+		close(fd);
+	}
+	if ((fd = bpf_obj_get(mlcc_ns_shared_pin().c_str())) >= 0) {
+		bpf_map_for_each<mlcc_flow4, mlcc_ns_entry>(
+			fd, [&](const mlcc_flow4 &k, const mlcc_ns_entry &e) {
+				s.flows.push_back({ k, e.info });
+			});
+		close(fd);
+	}
+	return s;
 }
 
 } // namespace
@@ -165,6 +267,75 @@ MlccStatus mlcc_status()
 		close(fd);
 	}
 	return s;
+}
+
+} // namespace uno
+
+namespace uno {
+
+const char *mlcc_ns_stat_name(uint32_t stat)
+{
+	static const char *const names[__MLCC_NS_STAT_MAX] = {
+		[MLCC_NS_STAT_DCI_DATA] = "dci_data",
+		[MLCC_NS_STAT_DCI_CLONE_ERR] = "dci_clone_err",
+		[MLCC_NS_STAT_DCI_CLEARED] = "dci_cleared",
+		[MLCC_NS_STAT_SWINT_BUILT] = "swint_built",
+		[MLCC_NS_STAT_SWINT_BUILD_ERR] = "swint_build_err",
+		[MLCC_NS_STAT_SWINT_NO_ROUTE] = "swint_no_route",
+		[MLCC_NS_STAT_SWINT_TAKEN] = "swint_taken",
+		[MLCC_NS_STAT_SWINT_NO_FLOW] = "swint_no_flow",
+		[MLCC_NS_STAT_SWINT_MALFORMED] = "swint_malformed",
+		[MLCC_NS_STAT_SWINT_FOREIGN] = "swint_foreign",
+	};
+	return stat < __MLCC_NS_STAT_MAX && names[stat] ? names[stat] : "?";
+}
+
+std::string mlcc_ns_shared_pin()
+{
+	return "/sys/fs/bpf/uno/mlcc_ns_flows";
+}
+
+void mlcc_ns_conf_check(const MlccNsConf &c)
+{
+	if (const std::string err = mlcc_ns_conf_error(c); !err.empty())
+		throw MlccError(err);
+	tc_ifindex<MlccError>(c.dev);
+	for (const auto &d : c.wan)
+		tc_ifindex<MlccError>(d);
+}
+
+void mlcc_ns_attach(const MlccNsConf &c)
+{
+	mlcc_ns_conf_check(c);
+	tc_make_dir<MlccError>("/sys/fs/bpf/uno");
+	tc_make_dir<MlccError>(lb_pin_root());
+	NsSkel skel = ns_load(c);
+	ns_configure(skel, c);
+	mlcc_ns_detach(c.role);
+	try {
+		tc_role_pin<MlccError>(ns_role(c.role), skel->obj);
+		ns_put(skel, c);
+	} catch (...) {
+		mlcc_ns_detach(c.role);
+		throw;
+	}
+}
+
+void mlcc_ns_detach(uint32_t role)
+{
+	tc_role_remove<MlccError>(ns_role(role));
+}
+
+std::vector<MlccNsStatus> mlcc_ns_status()
+{
+	std::vector<MlccNsStatus> all;
+	for (uint32_t role = 0; role < __MLCC_NS_ROLE_MAX; role++) {
+		const std::string dir = ns_role(role).dir;
+		struct stat st;
+		if (!stat(dir.c_str(), &st))
+			all.push_back(ns_status(role, dir));
+	}
+	return all;
 }
 
 } // namespace uno

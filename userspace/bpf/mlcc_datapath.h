@@ -8,6 +8,12 @@
 // datapath is one for the machine: its program, maps and cgroup link are
 // pinned in /sys/fs/bpf/uno/mlcc/, and removing the link's pin detaches
 // it.
+//
+// The near-source loop (bpf/mlcc_ns.bpf.c) is per namespace, as Reflex's
+// roles (tc_role.h): DCI_s on its WAN and LAN ports, a sender on its
+// device, pinned in /sys/fs/bpf/uno/<netns>/mlcc-<role>/. The senders'
+// flows, which bpf_mlcc (bpf_cc.h) reads, are pinned once for the machine
+// (mlcc_ns_shared_pin()).
 #pragma once
 
 #include <array>
@@ -53,5 +59,42 @@ struct MlccStatus {
 };
 
 MlccStatus mlcc_status();
+
+constexpr uint32_t MLCC_TC_HANDLE = 3;
+constexpr uint16_t MLCC_TC_PRIO = 0x4d4c;
+
+const char *mlcc_ns_stat_name(uint32_t stat); // "swint_built"
+
+// /sys/fs/bpf/uno/mlcc_ns_flows: the senders' flows, shared by the
+// sender role and bpf_mlcc.
+std::string mlcc_ns_shared_pin();
+
+// Checks c (mlcc_ns_conf_error(), and that its devices exist): an
+// MlccError says what is wrong, and nothing has changed.
+void mlcc_ns_conf_check(const MlccNsConf &c);
+
+// Puts the role on its devices in this namespace, replacing what the role
+// had here.
+void mlcc_ns_attach(const MlccNsConf &c);
+
+// Takes the role off every device of this namespace, and its pins.
+// Nothing to do is not an error.
+void mlcc_ns_detach(uint32_t role);
+
+struct MlccNsFlow {
+	mlcc_flow4 key;
+	mlcc_ns_info info;
+};
+
+struct MlccNsStatus {
+	uint32_t role;
+	mlcc_ns_cfg cfg = {};
+	std::array<uint64_t, __MLCC_NS_STAT_MAX> stats = {};
+	std::vector<uint32_t> dcis;    // sender
+	std::vector<MlccNsFlow> flows; // sender: every sender's, machine-wide
+};
+
+// The near-source roles attached in this namespace, with their state.
+std::vector<MlccNsStatus> mlcc_ns_status();
 
 } // namespace uno

@@ -52,6 +52,7 @@ public:
 	std::optional<LbConf> lb(const toml::table &t);
 	void reflex_section(const toml::table &t, Config &c);
 	void mlcc_section(const toml::table &t, Config &c);
+	std::optional<MlccNsConf> mlcc_ns_role(uint32_t role, const toml::table &t);
 	std::optional<RfxConf> reflex_role(uint32_t role, const toml::table &t);
 	void rfx_names(const toml::node &n, const std::string &key, std::vector<std::string> &out);
 	void lb_ports(const toml::node &n, const std::string &key, std::vector<uint16_t> &ports);
@@ -751,15 +752,94 @@ std::optional<RfxConf> Parser::reflex_role(uint32_t role, const toml::table &t)
 	return r;
 }
 
-void Parser::mlcc_section(const toml::table &t, Config &c)
+// [mlcc.dci] or [mlcc.sender]: a near-source role (mlcc_ns_conf_error()).
+std::optional<MlccNsConf> Parser::mlcc_ns_role(uint32_t role, const toml::table &t)
 {
-	MlccConf m;
+	const std::string sect = std::string("mlcc.") + mlcc_ns_role_name(role);
+	const bool dci = role == MLCC_NS_ROLE_DCI;
+	MlccNsConf r;
+	r.role = role;
 	size_t before = errors.size();
 
 	for (const auto &[k, np] : in_file_order(t)) {
 		const toml::node &node = *np;
+		const std::string key = sect + "." + k;
+		auto bad = [&](const std::string &what) { error(node, key + ": " + what); };
+		auto addr = [&](const toml::node &n) -> std::optional<uint32_t> {
+			in_addr a;
+			auto s = n.as_string();
+			if (s && inet_pton(AF_INET, s->get().c_str(), &a) == 1)
+				return a.s_addr;
+			error(n, key + ": expected an IPv4 address");
+			return std::nullopt;
+		};
+		auto count = [&](uint64_t max) -> std::optional<uint64_t> {
+			auto i = node.as_integer();
+			if (i && i->get() >= 1 && static_cast<uint64_t>(i->get()) <= max)
+				return static_cast<uint64_t>(i->get());
+			bad("expected an integer, 1.." + std::to_string(max));
+			return std::nullopt;
+		};
+		if ((dci && k == "lan") || (!dci && k == "dev")) {
+			auto s = node.as_string();
+			if (s && !s->get().empty() && s->get().size() < 16)
+				r.dev = s->get();
+			else
+				bad("expected an interface name");
+		} else if (dci && k == "wan") {
+			rfx_names(node, key, r.wan);
+		} else if (dci && k == "addr") {
+			if (auto a = addr(node))
+				r.cfg.lan_addr = *a;
+		} else if (!dci && k == "dcis") {
+			auto arr = node.as_array();
+			if (!arr || arr->empty())
+				bad("expected a list of IPv4 addresses");
+			else
+				for (const auto &el : *arr)
+					if (auto a = addr(el))
+						r.dcis.push_back(*a);
+		} else if (!dci && k == "line-mbps") {
+			if (auto n = count(HPCC_RATE_MAX / 125000))
+				r.cfg.line_rate = *n * 125000;
+		} else if (!dci && k == "rtt-ns-us") {
+			if (auto n = count(HPCC_T_MAX / 1000))
+				r.cfg.rtt_ns_ns = static_cast<uint32_t>(*n * 1000);
+		} else {
+			bad("unknown option");
+		}
+	}
+	if (errors.size() != before)
+		return std::nullopt;
+	if (const std::string err = mlcc_ns_conf_error(r); !err.empty()) {
+		error(t, "[" + sect + "]: " + err);
+		return std::nullopt;
+	}
+	return r;
+}
+
+// [mlcc]: the cgroup's program (cgroup, remote, rtt-d-us), and the
+// near-source roles of this namespace in [mlcc.dci] and [mlcc.sender]; a
+// table with only roles attaches no cgroup program.
+void Parser::mlcc_section(const toml::table &t, Config &c)
+{
+	MlccConf m;
+	size_t before = errors.size();
+	bool roles = false;
+
+	for (const auto &[k, np] : in_file_order(t)) {
+		const toml::node &node = *np;
 		auto bad = [&](const std::string &what) { error(node, "mlcc." + k + ": " + what); };
-		if (k == "cgroup") {
+		if (k == "dci" || k == "sender") {
+			const uint32_t role = k == "dci" ? MLCC_NS_ROLE_DCI : MLCC_NS_ROLE_SENDER;
+			roles = true;
+			if (auto sub = node.as_table()) {
+				if (auto r = mlcc_ns_role(role, *sub))
+					c.mlcc_ns.push_back(*r);
+			} else {
+				bad("expected a table, [mlcc." + k + "]");
+			}
+		} else if (k == "cgroup") {
 			auto s = node.as_string();
 			if (!s || s->get().empty() || s->get()[0] != '/')
 				bad("expected the absolute path of a cgroup v2 directory");
@@ -784,9 +864,10 @@ void Parser::mlcc_section(const toml::table &t, Config &c)
 			bad("unknown option");
 		}
 	}
-	if (!t.contains("cgroup"))
+	const bool program = t.contains("cgroup") || t.contains("remote") || t.contains("rtt-d-us");
+	if (!t.contains("cgroup") && (program || !roles))
 		error(t, "[mlcc]: 'cgroup' is required");
-	if (errors.size() == before)
+	if (errors.size() == before && program)
 		c.mlcc = m;
 }
 
@@ -1012,7 +1093,7 @@ ConfigResult parse_config(std::string_view text, std::string_view path, const Cc
 				p.error(node, "unorc: expected a table, [unorc]");
 		} else {
 			p.error(node, "unknown section '" + k +
-					      "' (expected [cc], [cc.NAME], [[qdisc]], [[lb]], [reflex.ROLE], [mlcc] or [unorc])");
+					      "' (expected [cc], [cc.NAME], [[qdisc]], [[lb]], [reflex.ROLE], [mlcc], [mlcc.ROLE] or [unorc])");
 		}
 	}
 	// Parameter tables with nothing in them are not worth keeping.
@@ -1122,6 +1203,15 @@ ConfigPlan plan_config(const Config *prev, const Config &next)
 	if (next.mlcc && (!prev || prev->mlcc != next.mlcc))
 		plan.mlcc_attach = next.mlcc;
 	plan.mlcc_detach = prev && prev->mlcc && !next.mlcc;
+	for (const auto &r : next.mlcc_ns)
+		if (!prev ||
+		    std::find(prev->mlcc_ns.begin(), prev->mlcc_ns.end(), r) == prev->mlcc_ns.end())
+			plan.mlcc_ns_attach.push_back(r);
+	if (prev)
+		for (const auto &o : prev->mlcc_ns)
+			if (std::none_of(next.mlcc_ns.begin(), next.mlcc_ns.end(),
+					 [&](const auto &r) { return r.role == o.role; }))
+				plan.mlcc_ns_detach.push_back(o.role);
 	return plan;
 }
 

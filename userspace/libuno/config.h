@@ -90,6 +90,22 @@ struct MlccConf {
 	}
 };
 
+// A role of MLCC's near-source loop (bpf/mlcc_ns.bpf.c) in this
+// namespace: [mlcc.dci], [mlcc.sender], or unoctl mlcc dci|sender.
+struct MlccNsConf {
+	uint32_t role = MLCC_NS_ROLE_SENDER;
+	mlcc_ns_cfg cfg = {}; // dci: lan_addr (0: the LAN port's); sender: the law
+	std::string dev;	      // dci: its LAN port; sender: its device
+	std::vector<std::string> wan; // dci: its WAN ports
+	std::vector<uint32_t> dcis;   // sender: their addresses, network order
+
+	bool operator==(const MlccNsConf &o) const;
+};
+
+const char *mlcc_ns_role_name(uint32_t role); // "dci", "sender"
+// What is wrong with c short of the devices' existence; "" if nothing.
+std::string mlcc_ns_conf_error(const MlccNsConf &c);
+
 struct Config {
 	std::optional<std::string> default_cc;
 	// cc -> raw parameter name -> value
@@ -97,7 +113,8 @@ struct Config {
 	std::vector<QdiscConf> qdiscs;
 	std::vector<LbConf> lbs;
 	std::vector<RfxConf> reflex; // a role at most once
-	std::optional<MlccConf> mlcc;
+	std::optional<MlccConf> mlcc;	 // [mlcc]'s cgroup program
+	std::vector<MlccNsConf> mlcc_ns; // [mlcc.dci], [mlcc.sender]: a role at most once
 	// [unorc]: the transport's defaults for unorc and unoperf, each key's
 	// values as text, checked by its knob. Nothing for unod to apply.
 	unorc::KnobTexts unorc;
@@ -164,13 +181,15 @@ struct ConfigPlan {
 	std::vector<uint32_t> reflex_detach; // roles no longer listed
 	std::optional<MlccConf> mlcc_attach; // new or changed [mlcc]
 	bool mlcc_detach = false; // [mlcc] no longer there
+	std::vector<MlccNsConf> mlcc_ns_attach; // new or changed near-source roles
+	std::vector<uint32_t> mlcc_ns_detach;	// roles no longer listed
 
 	bool empty() const
 	{
 		return !default_cc && params.empty() && qdisc_replace.empty() &&
 		       qdisc_delete.empty() && lb_attach.empty() && lb_detach.empty() &&
 		       reflex_attach.empty() && reflex_detach.empty() && !mlcc_attach &&
-		       !mlcc_detach;
+		       !mlcc_detach && mlcc_ns_attach.empty() && mlcc_ns_detach.empty();
 	}
 };
 

@@ -244,6 +244,26 @@ const BadFile kBadFiles[] = {
 	{ "mlcc rtt too long", "[mlcc]\ncgroup = \"/c\"\nrtt-d-us = 134218\n", 3, "mlcc.rtt-d-us" },
 	{ "mlcc key", "[mlcc]\ncgroup = \"/c\"\ndev = \"eth0\"\n", 3, "mlcc.dev: unknown option" },
 	{ "mlcc not a table", "mlcc = 1\n", 1, "mlcc: expected a table, [mlcc]" },
+	{ "mlcc empty", "[mlcc]\n", 1, "[mlcc]: 'cgroup' is required" },
+	{ "mlcc role not a table", "[mlcc]\ndci = 1\n", 2, "mlcc.dci: expected a table, [mlcc.dci]" },
+	{ "mlcc dci no wan", "[mlcc.dci]\nlan = \"down0\"\n", 1,
+	  "[mlcc.dci]: dci: at least one WAN port (wan) is required" },
+	{ "mlcc dci lan is wan", "[mlcc.dci]\nlan = \"a\"\nwan = [\"a\"]\n", 1,
+	  "[mlcc.dci]: dci: a is both its LAN port and a WAN port" },
+	{ "mlcc dci key", "[mlcc.dci]\nlan = \"a\"\nwan = [\"b\"]\ndev = \"c\"\n", 4,
+	  "mlcc.dci.dev: unknown option" },
+	{ "mlcc dci addr", "[mlcc.dci]\nlan = \"a\"\nwan = [\"b\"]\naddr = \"10.0.0\"\n", 4,
+	  "mlcc.dci.addr: expected an IPv4 address" },
+	{ "mlcc sender no dcis", "[mlcc.sender]\ndev = \"e\"\nline-mbps = 1\nrtt-ns-us = 1\n", 1,
+	  "[mlcc.sender]: sender: at least one DCI address (dci) is required" },
+	{ "mlcc sender no rate", "[mlcc.sender]\ndev = \"e\"\ndcis = [\"10.0.0.1\"]\nrtt-ns-us = 1\n", 1,
+	  "[mlcc.sender]: sender: line rate out of 1 to 549755 Mbit/s" },
+	{ "mlcc sender rate", "[mlcc.sender]\nline-mbps = 549756\n", 2,
+	  "mlcc.sender.line-mbps: expected an integer, 1..549755" },
+	{ "mlcc sender rtt", "[mlcc.sender]\nrtt-ns-us = 0\n", 2,
+	  "mlcc.sender.rtt-ns-us: expected an integer, 1..134217" },
+	{ "mlcc sender dci", "[mlcc.sender]\ndcis = [\"x\"]\n", 2,
+	  "mlcc.sender.dcis: expected an IPv4 address" },
 	{ "bad rate", "[[qdisc]]\ndev = \"eth0\"\nrate = \"fast\"\n", 3, "qdisc.rate: expected a rate" },
 	{ "zero rate", "[[qdisc]]\ndev = \"eth0\"\nrate = \"0bit\"\n", 3, "qdisc.rate" },
 	{ "bad size", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\nlimit = \"lots\"\n", 4,
@@ -887,6 +907,65 @@ TEST(ConfigMlcc, PlanAttachesAndDetaches)
 	EXPECT_FALSE(p.empty());
 }
 
+constexpr const char *kMlccNs = R"(
+[mlcc.dci]
+lan = "down0"
+wan = ["wan1", "wan2"]
+addr = "10.10.0.254"
+
+[mlcc.sender]
+dev = "eth0"
+dcis = ["10.10.0.254"]
+line-mbps = 100
+rtt-ns-us = 4500
+)";
+
+TEST(ConfigMlcc, NearSourceRoles)
+{
+	auto r = parse(kMlccNs);
+	ASSERT_TRUE(r.errors.empty()) << format_error("", r.errors[0]);
+	EXPECT_FALSE(r.config->mlcc); // roles only: no cgroup program
+	ASSERT_EQ(r.config->mlcc_ns.size(), 2u);
+	const MlccNsConf &d = r.config->mlcc_ns[0], &h = r.config->mlcc_ns[1];
+	EXPECT_EQ(d.role, (uint32_t)MLCC_NS_ROLE_DCI);
+	EXPECT_EQ(d.dev, "down0");
+	EXPECT_EQ(d.wan, (std::vector<std::string>{ "wan1", "wan2" }));
+	EXPECT_EQ(d.cfg.lan_addr, htonl(0x0a0a00fe));
+	EXPECT_EQ(h.role, (uint32_t)MLCC_NS_ROLE_SENDER);
+	EXPECT_EQ(h.dev, "eth0");
+	EXPECT_EQ(h.dcis, std::vector<uint32_t>{ htonl(0x0a0a00fe) });
+	EXPECT_EQ(h.cfg.line_rate, 12500000u);
+	EXPECT_EQ(h.cfg.rtt_ns_ns, 4500000u);
+	// beside the cgroup's program
+	r = parse(std::string(kMlcc) + kMlccNs);
+	ASSERT_TRUE(r.errors.empty()) << format_error("", r.errors[0]);
+	EXPECT_TRUE(r.config->mlcc);
+	EXPECT_EQ(r.config->mlcc_ns.size(), 2u);
+}
+
+TEST(ConfigMlcc, PlanPutsAndTakesOffRoles)
+{
+	const Config a = *parse(kMlccNs).config;
+	ConfigPlan first = plan_config(nullptr, a);
+	ASSERT_EQ(first.mlcc_ns_attach.size(), 2u);
+	EXPECT_TRUE(first.mlcc_ns_detach.empty());
+	EXPECT_FALSE(first.mlcc_attach);
+	EXPECT_TRUE(plan_config(&a, a).empty());
+
+	Config b = a;
+	b.mlcc_ns[1].cfg.rtt_ns_ns = 1000000;
+	ConfigPlan p = plan_config(&a, b);
+	ASSERT_EQ(p.mlcc_ns_attach.size(), 1u);
+	EXPECT_EQ(p.mlcc_ns_attach[0].role, (uint32_t)MLCC_NS_ROLE_SENDER);
+	EXPECT_TRUE(p.mlcc_ns_detach.empty());
+
+	Config c = a;
+	c.mlcc_ns.erase(c.mlcc_ns.begin());
+	p = plan_config(&a, c);
+	EXPECT_TRUE(p.mlcc_ns_attach.empty());
+	EXPECT_EQ(p.mlcc_ns_detach, std::vector<uint32_t>{ MLCC_NS_ROLE_DCI });
+}
+
 // --- [unorc]: UnoRC's defaults for unorc and unoperf ---------------------
 
 constexpr const char *kUnorc = R"(
@@ -1070,7 +1149,7 @@ TEST(ConfigUnorc, NotATable)
 	r = parse("[unrc]\n", "bad.toml");
 	ASSERT_EQ(r.errors.size(), 1u);
 	EXPECT_EQ(format_error("bad.toml", r.errors[0]),
-		  "bad.toml:1:1: unknown section 'unrc' (expected [cc], [cc.NAME], [[qdisc]], [[lb]], [reflex.ROLE], [mlcc] or [unorc])");
+		  "bad.toml:1:1: unknown section 'unrc' (expected [cc], [cc.NAME], [[qdisc]], [[lb]], [reflex.ROLE], [mlcc], [mlcc.ROLE] or [unorc])");
 }
 
 // Every error of the file, in file order, [unorc] with the others: the

@@ -251,7 +251,11 @@ int cc_bpf_register(const std::string &cc, const std::vector<std::string> &args)
 	std::map<std::string, uint32_t> params;
 
 	if (!uno::bpf_cc_known(cc))
-		return fail("cc bpf: no BPF host for '" + cc + "' (known: swift, timely)", kExitUsage);
+		return fail("cc bpf: no BPF host for '" + cc + "' (known: swift, timely, mlcc)", kExitUsage);
+	if (cc == "mlcc" && !args.empty())
+		return fail("cc bpf register: bpf_mlcc has no parameters (its law's are the sender "
+			    "role's: unoctl mlcc sender)",
+			    kExitUsage);
 	if (args.size() % 2)
 		return fail("cc bpf register: expected CC [PARAM VALUE ...]", kExitUsage);
 	for (size_t i = 0; i < args.size(); i += 2) {
@@ -278,7 +282,7 @@ int cc_bpf_register(const std::string &cc, const std::vector<std::string> &args)
 int cc_bpf_unregister(const std::string &cc)
 {
 	if (!uno::bpf_cc_known(cc))
-		return fail("cc bpf: no BPF host for '" + cc + "' (known: swift, timely)", kExitUsage);
+		return fail("cc bpf: no BPF host for '" + cc + "' (known: swift, timely, mlcc)", kExitUsage);
 	uno::bpf_cc_unregister(cc);
 	return kExitOk;
 }
@@ -513,13 +517,47 @@ int mlcc_attach(const std::vector<std::string> &args)
 	return kExitOk;
 }
 
+// A near-source role here: unoctl mlcc dci|sender KEY VALUE...
+int mlcc_ns_attach(uint32_t role, const std::vector<std::string> &args)
+{
+	uno::MlccNsConf c;
+	c.role = role;
+	const std::string what = std::string("mlcc ") + uno::mlcc_ns_role_name(role) + ": ";
+	if (const std::string err = unoctl::mlcc_ns_parse(c, args); !err.empty())
+		return fail(what + err, kExitUsage);
+	try {
+		uno::mlcc_ns_conf_check(c);
+	} catch (const uno::MlccError &e) {
+		return fail(what + e.what(), kExitUsage);
+	}
+	uno::mlcc_ns_attach(c);
+	return kExitOk;
+}
+
+// unoctl mlcc detach [dci|sender]: the cgroup's program, or a role here.
+int mlcc_detach(const std::string &role)
+{
+	if (role.empty()) {
+		uno::mlcc_detach();
+		return kExitOk;
+	}
+	for (uint32_t r = 0; r < __MLCC_NS_ROLE_MAX; r++)
+		if (role == uno::mlcc_ns_role_name(r)) {
+			uno::mlcc_ns_detach(r);
+			return kExitOk;
+		}
+	return fail("mlcc detach: expected nothing (the cgroup's program), dci or sender",
+		    kExitUsage);
+}
+
 int mlcc_show()
 {
 	const uno::MlccStatus s = uno::mlcc_status();
+	const std::vector<uno::MlccNsStatus> ns = uno::mlcc_ns_status();
 	if (g_opts.json)
-		print_json(unoctl::mlcc_json(s));
+		print_json(unoctl::mlcc_json(s, ns));
 	else
-		std::cout << unoctl::mlcc_text(s);
+		std::cout << unoctl::mlcc_text(s, ns);
 	return kExitOk;
 }
 
@@ -698,7 +736,10 @@ Examples:
   unoctl -j reflex show               Reflex's roles here, counters and flows, ndt qdiscs
   unoctl mlcc attach cgroup /sys/fs/cgroup remote 10.20.0.0/16 rtt-d-us 240
                                       MLCC's INT option: senders write it, receivers read it
-  unoctl -j mlcc show                 its settings, counters and received flows
+  unoctl mlcc dci lan down0 wan wan1  DCI_s returns INT records to their senders
+  unoctl mlcc sender dev eth0 dci 10.10.0.254 line-mbps 100 rtt-ns-us 1000
+                                      a sender's R_NS from them (bpf_mlcc paces at it)
+  unoctl -j mlcc show                 settings, counters, received flows, near-source roles
   unoctl sock show                    TCP sockets running uno, smartt, swift or timely
   unoctl -j rc show                   UnoRC's defaults: [unorc] of /etc/uno/uno.toml
 
@@ -788,8 +829,18 @@ int main(int argc, char **argv)
 	auto *mlcc_attach_cmd = mlcc->add_subcommand(
 		"attach", "attach (CAP_BPF, CAP_NET_ADMIN): cgroup PATH [remote A.B.C.D/LEN] [rtt-d-us N]");
 	mlcc_attach_cmd->add_option("args", mlcc_args, "KEY VALUE pairs")->required();
-	auto *mlcc_show_cmd = mlcc->add_subcommand("show", "settings, counters and received flows");
-	auto *mlcc_detach_cmd = mlcc->add_subcommand("detach", "take it off its cgroup");
+	auto *mlcc_dci_cmd = mlcc->add_subcommand(
+		"dci", "DCI_s's near-source loop here: lan DEV wan DEV [wan DEV...] [addr A.B.C.D]");
+	mlcc_dci_cmd->add_option("args", mlcc_args, "KEY VALUE pairs")->required();
+	auto *mlcc_sender_cmd = mlcc->add_subcommand(
+		"sender", "a sender takes Switch-INTs: dev DEV dci A.B.C.D line-mbps N rtt-ns-us N");
+	mlcc_sender_cmd->add_option("args", mlcc_args, "KEY VALUE pairs")->required();
+	auto *mlcc_show_cmd = mlcc->add_subcommand(
+		"show", "settings, counters and received flows; the near-source roles here");
+	auto *mlcc_detach_cmd = mlcc->add_subcommand(
+		"detach", "take it off its cgroup, or a near-source role off: dci|sender");
+	std::string mlcc_role;
+	mlcc_detach_cmd->add_option("role", mlcc_role, "dci or sender (none: the cgroup's program)");
 
 	auto *sock = app.add_subcommand("sock", "TCP sockets");
 	sock->require_subcommand(1);
@@ -845,12 +896,14 @@ int main(int argc, char **argv)
 			return reflex_detach(rfx_role);
 		if (*mlcc_attach_cmd)
 			return mlcc_attach(mlcc_args);
+		if (*mlcc_dci_cmd)
+			return mlcc_ns_attach(MLCC_NS_ROLE_DCI, mlcc_args);
+		if (*mlcc_sender_cmd)
+			return mlcc_ns_attach(MLCC_NS_ROLE_SENDER, mlcc_args);
 		if (*mlcc_show_cmd)
 			return mlcc_show();
-		if (*mlcc_detach_cmd) {
-			uno::mlcc_detach();
-			return kExitOk;
-		}
+		if (*mlcc_detach_cmd)
+			return mlcc_detach(mlcc_role);
 		if (*sock_show_cmd)
 			return sock_show(all);
 		if (*rc_show_cmd)

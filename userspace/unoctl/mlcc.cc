@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 
 #include <charconv>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -51,7 +52,106 @@ json flow_json(const uno::MlccRxFlow &f)
 		 { "hops", hops } };
 }
 
+std::string addr_text(uint32_t addr)
+{
+	char buf[INET_ADDRSTRLEN];
+	return inet_ntop(AF_INET, &addr, buf, sizeof(buf)) ? buf : "?";
+}
+
+json ns_flow_json(const uno::MlccNsFlow &f)
+{
+	const mlcc_ns_info &i = f.info;
+	json hops = json::array();
+	for (uint32_t j = 0; j < i.nhop && j < MLCC_SWINT_HOPS; j++)
+		hops.push_back(hop_json(i.hop[j]));
+	return { { "src", addr_port(f.key.saddr, f.key.sport) },
+		 { "dst", addr_port(f.key.daddr, f.key.dport) },
+		 { "swint", i.swint },
+		 { "commits", i.commits },
+		 { "r_ns_bps", i.r_ns * 8 },
+		 { "r_line_bps", i.r_line * 8 },
+		 { "u", double(i.u) / HPCC_ONE },
+		 { "hops", hops } };
+}
+
+json ns_json(const uno::MlccNsStatus &s)
+{
+	json counters = json::object(), j = { { "role", uno::mlcc_ns_role_name(s.role) } };
+	for (uint32_t i = 0; i < __MLCC_NS_STAT_MAX; i++)
+		counters[uno::mlcc_ns_stat_name(i)] = s.stats[i];
+	if (s.role == MLCC_NS_ROLE_DCI) {
+		j["addr"] = addr_text(s.cfg.lan_addr);
+	} else {
+		json dcis = json::array(), flows = json::array();
+		for (uint32_t a : s.dcis)
+			dcis.push_back(addr_text(a));
+		for (const auto &f : s.flows)
+			flows.push_back(ns_flow_json(f));
+		j["dcis"] = dcis;
+		j["line_bps"] = s.cfg.line_rate * 8;
+		j["rtt_ns_us"] = s.cfg.rtt_ns_ns / 1000;
+		j["flows"] = flows;
+	}
+	j["counters"] = counters;
+	return j;
+}
+
+// An unsigned decimal of 1..max, or nothing.
+std::optional<uint64_t> count_of(const std::string &v, uint64_t max)
+{
+	uint64_t n = 0;
+	const auto r = std::from_chars(v.data(), v.data() + v.size(), n);
+	if (r.ec != std::errc() || r.ptr != v.data() + v.size() || !n || n > max)
+		return std::nullopt;
+	return n;
+}
+
 } // namespace
+
+std::string mlcc_ns_parse(uno::MlccNsConf &c, const std::vector<std::string> &args)
+{
+	const bool dci = c.role == MLCC_NS_ROLE_DCI;
+	std::set<std::string> seen;
+
+	if (args.size() % 2)
+		return "expected KEY VALUE pairs";
+	for (size_t i = 0; i < args.size(); i += 2) {
+		const std::string &k = args[i], &v = args[i + 1];
+		in_addr a;
+		if (k != "wan" && k != "dci" && !seen.insert(k).second)
+			return k + ": set twice";
+		if (dci && k == "lan") {
+			c.dev = v;
+		} else if (dci && k == "wan") {
+			c.wan.push_back(v);
+		} else if ((dci && k == "addr") || (!dci && k == "dci")) {
+			if (inet_pton(AF_INET, v.c_str(), &a) != 1)
+				return k + " " + v + ": expected A.B.C.D";
+			if (dci)
+				c.cfg.lan_addr = a.s_addr;
+			else
+				c.dcis.push_back(a.s_addr);
+		} else if (!dci && k == "dev") {
+			c.dev = v;
+		} else if (!dci && k == "line-mbps") {
+			const auto n = count_of(v, HPCC_RATE_MAX / 125000);
+			if (!n)
+				return k + " " + v + ": expected 1 to " +
+				       std::to_string(HPCC_RATE_MAX / 125000);
+			c.cfg.line_rate = *n * 125000;
+		} else if (!dci && k == "rtt-ns-us") {
+			const auto n = count_of(v, HPCC_T_MAX / 1000);
+			if (!n)
+				return k + " " + v + ": expected 1 to " +
+				       std::to_string(HPCC_T_MAX / 1000);
+			c.cfg.rtt_ns_ns = static_cast<uint32_t>(*n * 1000);
+		} else {
+			return k + ": not a setting of " + uno::mlcc_ns_role_name(c.role) +
+			       (dci ? " (lan, wan, addr)" : " (dev, dci, line-mbps, rtt-ns-us)");
+		}
+	}
+	return uno::mlcc_ns_conf_error(c);
+}
 
 std::string mlcc_parse(uno::MlccConf &c, const std::vector<std::string> &args)
 {
@@ -88,36 +188,51 @@ std::string mlcc_parse(uno::MlccConf &c, const std::vector<std::string> &args)
 	return "";
 }
 
-json mlcc_json(const uno::MlccStatus &s)
+json mlcc_json(const uno::MlccStatus &s, const std::vector<uno::MlccNsStatus> &ns)
 {
-	json counters = json::object(), flows = json::array();
+	json counters = json::object(), flows = json::array(), roles = json::array();
 	for (uint32_t i = 0; i < __MLCC_STAT_MAX; i++)
 		counters[uno::mlcc_stat_name(i)] = s.stats[i];
 	for (const auto &f : s.flows)
 		flows.push_back(flow_json(f));
+	for (const auto &r : ns)
+		roles.push_back(ns_json(r));
 	const rfx_prefix4 remote = { s.cfg.remote_len, s.cfg.remote_addr };
 	return { { "attached", s.attached },
 		 { "cgroup_id", s.cgroup_id },
 		 { "remote", uno::prefix4_text(remote) },
 		 { "rtt_d_us", s.cfg.rtt_d_ns / 1000 },
 		 { "counters", counters },
-		 { "flows", flows } };
+		 { "flows", flows },
+		 { "near_source", roles } };
 }
 
-std::string mlcc_text(const uno::MlccStatus &s)
+std::string mlcc_text(const uno::MlccStatus &s, const std::vector<uno::MlccNsStatus> &ns)
 {
-	if (!s.attached)
-		return "mlcc: not attached\n";
-	const json j = mlcc_json(s);
+	const json j = mlcc_json(s, ns);
 	std::ostringstream out;
-	out << "mlcc cgroup " << s.cgroup_id << " remote " << j["remote"].get<std::string>()
-	    << " rtt-d-us " << j["rtt_d_us"] << "\n";
-	for (const auto &[name, v] : j["counters"].items())
-		out << "  " << name << " " << v << "\n";
+	if (!s.attached) {
+		out << "mlcc: not attached\n";
+	} else {
+		out << "mlcc cgroup " << s.cgroup_id << " remote "
+		    << j["remote"].get<std::string>() << " rtt-d-us " << j["rtt_d_us"] << "\n";
+		for (const auto &[name, v] : j["counters"].items())
+			out << "  " << name << " " << v << "\n";
+	}
 	for (const auto &f : j["flows"])
 		out << "  flow " << f["src"].get<std::string>() << " > "
 		    << f["dst"].get<std::string>() << " segs " << f["segs"] << " opts "
 		    << f["opts"] << " nhop " << f["nhop"].dump() << " u " << f["u"] << "\n";
+	for (const auto &r : j["near_source"]) {
+		out << "mlcc " << r["role"].get<std::string>() << "\n";
+		for (const auto &[name, v] : r["counters"].items())
+			if (v.get<uint64_t>())
+				out << "  " << name << " " << v << "\n";
+		for (const auto &f : r.value("flows", json::array()))
+			out << "  flow " << f["src"].get<std::string>() << " > "
+			    << f["dst"].get<std::string>() << " swint " << f["swint"] << " r_ns_bps "
+			    << f["r_ns_bps"] << " u " << f["u"] << "\n";
+	}
 	return out.str();
 }
 

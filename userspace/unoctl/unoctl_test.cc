@@ -357,21 +357,122 @@ uno::MlccStatus mlcc_status()
 
 TEST(MlccJson, EveryField)
 {
-	EXPECT_EQ(unoctl::mlcc_json(mlcc_status()).dump(),
+	EXPECT_EQ(unoctl::mlcc_json(mlcc_status(), {}).dump(),
 		  R"({"attached":true,"cgroup_id":1,"counters":{"opt_no_room":0,"opt_written":9,)"
 		  R"("rx_flows_full":0,"rx_segs":8},"flows":[{"dst":"10.200.1.1:5201",)"
 		  R"("hops":[{"qlen":64000,"rate_bps":50000000,"ts":1000000,"tx":1000000}],)"
 		  R"("nhop":[0,0,7,0],"opts":7,"overflow":0,"segs":8,"src":"10.100.1.1:40000",)"
-		  R"("u":1.5}],"remote":"10.200.0.0/16","rtt_d_us":10000})");
+		  R"("u":1.5}],"near_source":[],"remote":"10.200.0.0/16","rtt_d_us":10000})");
 }
 
 TEST(MlccText, Lines)
 {
-	EXPECT_EQ(unoctl::mlcc_text(mlcc_status()),
+	EXPECT_EQ(unoctl::mlcc_text(mlcc_status(), {}),
 		  "mlcc cgroup 1 remote 10.200.0.0/16 rtt-d-us 10000\n"
 		  "  opt_no_room 0\n  opt_written 9\n  rx_flows_full 0\n  rx_segs 8\n"
 		  "  flow 10.100.1.1:40000 > 10.200.1.1:5201 segs 8 opts 7 nhop [0,0,7,0] u 1.5\n");
-	EXPECT_EQ(unoctl::mlcc_text({}), "mlcc: not attached\n");
+	EXPECT_EQ(unoctl::mlcc_text({}, {}), "mlcc: not attached\n");
+}
+
+TEST(MlccNsParse, EveryRoleAndSetting)
+{
+	uno::MlccNsConf d;
+	d.role = MLCC_NS_ROLE_DCI;
+	EXPECT_EQ(unoctl::mlcc_ns_parse(d, { "lan", "down0", "wan", "wan1", "wan", "wan2", "addr",
+					     "10.10.0.254" }),
+		  "");
+	EXPECT_EQ(d.dev, "down0");
+	EXPECT_EQ(d.wan, (std::vector<std::string>{ "wan1", "wan2" }));
+	EXPECT_EQ(d.cfg.lan_addr, htonl(0x0a0a00fe));
+	uno::MlccNsConf h;
+	EXPECT_EQ(unoctl::mlcc_ns_parse(h, { "dev", "eth0", "dci", "10.10.0.254", "line-mbps", "100",
+					     "rtt-ns-us", "1000" }),
+		  "");
+	EXPECT_EQ(h.dev, "eth0");
+	EXPECT_EQ(h.dcis, std::vector<uint32_t>{ htonl(0x0a0a00fe) });
+	EXPECT_EQ(h.cfg.line_rate, 12500000U);
+	EXPECT_EQ(h.cfg.rtt_ns_ns, 1000000U);
+}
+
+TEST(MlccNsParse, WhatIsWrong)
+{
+	const struct {
+		uint32_t role;
+		std::vector<std::string> args;
+		const char *err;
+	} bad[] = {
+		{ MLCC_NS_ROLE_DCI, { "lan" }, "expected KEY VALUE pairs" },
+		{ MLCC_NS_ROLE_DCI, { "wan", "wan1" }, "dci: its LAN port (lan) is required" },
+		{ MLCC_NS_ROLE_DCI, { "lan", "down0" }, "dci: at least one WAN port (wan) is required" },
+		{ MLCC_NS_ROLE_DCI, { "lan", "a", "wan", "a" }, "dci: a is both its LAN port and a WAN port" },
+		{ MLCC_NS_ROLE_DCI, { "lan", "a", "lan", "b" }, "lan: set twice" },
+		{ MLCC_NS_ROLE_DCI, { "dev", "a" }, "dev: not a setting of dci (lan, wan, addr)" },
+		{ MLCC_NS_ROLE_DCI, { "addr", "10.0.0" }, "addr 10.0.0: expected A.B.C.D" },
+		{ MLCC_NS_ROLE_SENDER, { "lan", "a" },
+		  "lan: not a setting of sender (dev, dci, line-mbps, rtt-ns-us)" },
+		{ MLCC_NS_ROLE_SENDER, { "dci", "10.0.0.1", "line-mbps", "1", "rtt-ns-us", "1" },
+		  "sender: its device (dev) is required" },
+		{ MLCC_NS_ROLE_SENDER, { "dev", "e", "line-mbps", "1", "rtt-ns-us", "1" },
+		  "sender: at least one DCI address (dci) is required" },
+		{ MLCC_NS_ROLE_SENDER, { "dev", "e", "dci", "10.0.0.1", "rtt-ns-us", "1" },
+		  "sender: line rate out of 1 to 549755 Mbit/s" },
+		{ MLCC_NS_ROLE_SENDER, { "dev", "e", "dci", "10.0.0.1", "line-mbps", "1" },
+		  "sender: rtt-ns out of 1 to 134217 us" },
+		{ MLCC_NS_ROLE_SENDER, { "line-mbps", "549756" }, "line-mbps 549756: expected 1 to 549755" },
+		{ MLCC_NS_ROLE_SENDER, { "rtt-ns-us", "0" }, "rtt-ns-us 0: expected 1 to 134217" },
+	};
+	for (const auto &b : bad) {
+		uno::MlccNsConf c;
+		c.role = b.role;
+		EXPECT_EQ(unoctl::mlcc_ns_parse(c, b.args), b.err);
+	}
+}
+
+std::vector<uno::MlccNsStatus> mlcc_ns_status()
+{
+	uno::MlccNsStatus d = {};
+	d.role = MLCC_NS_ROLE_DCI;
+	d.cfg.lan_addr = htonl(0x0a0a00fe);
+	d.stats[MLCC_NS_STAT_DCI_DATA] = 5;
+	d.stats[MLCC_NS_STAT_SWINT_BUILT] = 5;
+	uno::MlccNsStatus h = {};
+	h.role = MLCC_NS_ROLE_SENDER;
+	h.cfg.line_rate = 12500000;
+	h.cfg.rtt_ns_ns = 1000000;
+	h.dcis.push_back(htonl(0x0a0a00fe));
+	h.stats[MLCC_NS_STAT_SWINT_TAKEN] = 4;
+	uno::MlccNsFlow f = {};
+	f.key = { htonl(0x0a640101), htonl(0x0ac80101), htons(40000), htons(5201) };
+	f.info.swint = 4;
+	f.info.commits = 2;
+	f.info.r_ns = 6250000;
+	f.info.r_line = 12500000;
+	f.info.u = 65536;
+	f.info.nhop = 1;
+	f.info.hop[0] = hpcc_hop_wire(64000, 1000000, 1000000, 15);
+	h.flows.push_back(f);
+	return { d, h };
+}
+
+TEST(MlccJson, NearSourceRoles)
+{
+	EXPECT_EQ(unoctl::mlcc_json({}, mlcc_ns_status())["near_source"].dump(),
+		  R"([{"addr":"10.10.0.254","counters":{"dci_cleared":0,"dci_clone_err":0,)"
+		  R"("dci_data":5,"swint_build_err":0,"swint_built":5,)"
+		  R"("swint_foreign":0,"swint_malformed":0,"swint_no_flow":0,"swint_no_route":0,)"
+		  R"("swint_taken":0},"role":"dci"},{"counters":{"dci_cleared":0,"dci_clone_err":0,)"
+		  R"("dci_data":0,"swint_build_err":0,"swint_built":0,)"
+		  R"("swint_foreign":0,"swint_malformed":0,"swint_no_flow":0,"swint_no_route":0,)"
+		  R"("swint_taken":4},"dcis":["10.10.0.254"],"flows":[{"commits":2,)"
+		  R"("dst":"10.200.1.1:5201","hops":[{"qlen":64000,"rate_bps":50000000,)"
+		  R"("ts":1000000,"tx":1000000}],"r_line_bps":100000000,"r_ns_bps":50000000,)"
+		  R"("src":"10.100.1.1:40000","swint":4,"u":1.0}],"line_bps":100000000,)"
+		  R"("role":"sender","rtt_ns_us":1000}])");
+	EXPECT_EQ(unoctl::mlcc_text({}, mlcc_ns_status()),
+		  "mlcc: not attached\n"
+		  "mlcc dci\n  dci_data 5\n  swint_built 5\n"
+		  "mlcc sender\n  swint_taken 4\n"
+		  "  flow 10.100.1.1:40000 > 10.200.1.1:5201 swint 4 r_ns_bps 50000000 u 1.0\n");
 }
 
 using MlccAttach = RcShow; // the command, in a scratch directory
@@ -385,6 +486,16 @@ TEST_F(MlccAttach, BadCommandLine)
 	r = unoctl("mlcc attach cgroup " + dir_ + "/none");
 	EXPECT_EQ(r.status, 2);
 	EXPECT_EQ(r.err, "unoctl: mlcc attach: cgroup " + dir_ + "/none: no such directory\n");
+	r = unoctl("mlcc dci lan down0");
+	EXPECT_EQ(r.status, 2);
+	EXPECT_EQ(r.err, "unoctl: mlcc dci: dci: at least one WAN port (wan) is required\n");
+	r = unoctl("mlcc sender dev nosuchdev0 dci 10.0.0.1 line-mbps 100 rtt-ns-us 10");
+	EXPECT_EQ(r.status, 2);
+	EXPECT_EQ(r.err, "unoctl: mlcc sender: device nosuchdev0: no such device\n");
+	r = unoctl("mlcc detach host");
+	EXPECT_EQ(r.status, 2);
+	EXPECT_EQ(r.err, "unoctl: mlcc detach: expected nothing (the cgroup's program), dci or "
+			 "sender\n");
 }
 
 using CcBpf = RcShow; // the command, in a scratch directory
@@ -395,9 +506,13 @@ TEST_F(CcBpf, BadCommandLine)
 	const struct {
 		const char *args, *err;
 	} cases[] = {
-		{ "cc bpf register uno", "unoctl: cc bpf: no BPF host for 'uno' (known: swift, timely)\n" },
+		{ "cc bpf register uno",
+		  "unoctl: cc bpf: no BPF host for 'uno' (known: swift, timely, mlcc)\n" },
 		{ "cc bpf unregister smartt",
-		  "unoctl: cc bpf: no BPF host for 'smartt' (known: swift, timely)\n" },
+		  "unoctl: cc bpf: no BPF host for 'smartt' (known: swift, timely, mlcc)\n" },
+		{ "cc bpf register mlcc line_rate_mbps 100",
+		  "unoctl: cc bpf register: bpf_mlcc has no parameters (its law's are the sender "
+		  "role's: unoctl mlcc sender)\n" },
 		{ "cc bpf register swift base_rtt_ns",
 		  "unoctl: cc bpf register: expected CC [PARAM VALUE ...]\n" },
 		{ "cc bpf register swift nope 3", "unoctl: swift 'swift' has no parameter 'nope'\n" },

@@ -251,6 +251,41 @@ bool detach_mlcc()
 	return true;
 }
 
+bool attach_mlcc_ns(const uno::MlccNsConf &r)
+{
+	const std::string role = uno::mlcc_ns_role_name(r.role);
+	try {
+		uno::mlcc_ns_attach(r);
+	} catch (const uno::MlccError &e) {
+		log(Prio::Err, "mlcc " + role + ": " + e.what());
+		return false;
+	}
+	log(Prio::Info, "mlcc " + role + " on " + std::to_string(1 + r.wan.size()) + " devices");
+	return true;
+}
+
+bool detach_mlcc_ns(uint32_t role)
+{
+	const std::string name = uno::mlcc_ns_role_name(role);
+	try {
+		uno::mlcc_ns_detach(role);
+	} catch (const uno::MlccError &e) {
+		log(Prio::Err, "mlcc " + name + ": cannot remove: " + e.what());
+		return false;
+	}
+	log(Prio::Info, "mlcc " + name + ": removed");
+	return true;
+}
+
+// The near-source role as c has it, or nothing.
+void put_mlcc_ns(uno::Config &c, uint32_t role, const uno::Config &from)
+{
+	std::erase_if(c.mlcc_ns, [&](const auto &x) { return x.role == role; });
+	for (const auto &r : from.mlcc_ns)
+		if (r.role == role)
+			c.mlcc_ns.push_back(r);
+}
+
 } // namespace
 
 void log(Prio prio, const std::string &msg)
@@ -324,6 +359,16 @@ int apply_plan(const uno::ConfigPlan &plan, const uno::Config &next, uno::Config
 		failures++;
 		applied.mlcc = prev.mlcc;
 	}
+	for (const auto &r : plan.mlcc_ns_attach)
+		if (!attach_mlcc_ns(r)) {
+			failures++;
+			put_mlcc_ns(applied, r.role, prev);
+		}
+	for (uint32_t role : plan.mlcc_ns_detach)
+		if (!detach_mlcc_ns(role)) {
+			failures++;
+			put_mlcc_ns(applied, role, prev);
+		}
 	return failures;
 }
 

@@ -1,0 +1,927 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// MLCC's near-source loop (bpf/mlcc_ns.bpf.c) in the running kernel: its
+// libbpf skeleton loaded, each of its three tc programs run on synthetic
+// Ethernet frames with BPF_PROG_TEST_RUN. mlcc_dci_egress's cleared
+// option is checked byte by byte with the TCP checksum verified, at even
+// and odd offsets among the options; mlcc_dci_build's Switch-INT field by
+// field, its DCI stamp against the clock read around the run; and
+// mlcc_host_swint's flow entry, made here zeroed as bpf_mlcc makes it at
+// its socket's init (mlcc_ns_flows.h), against R_NS's law (hpcc_core.h)
+// run here on the same records, every counter exactly: the first
+// Switch-INT starts the law at the line rate, the next commits, once a
+// round. Frames a program does not handle (no records, no option,
+// malformed or forged ones, from an unknown DCI, about a flow without an
+// entry, other protocols, fragments, truncated at every length) must
+// pass, or be dropped, unharmed and change nothing: no entry is made or
+// changed.
+//
+// Times: mlcc_dci_build stamps the Switch-INT with the low 32 bits of
+// bpf_ktime_get_ns(), CLOCK_MONOTONIC, checked between the clock read
+// before and after the run. mlcc_host_swint measures a flow's records
+// only when they follow the last within half the ts counter's wrap (33.5
+// ms), and commits once a round of T: the Switch-INTs of a test are taken
+// within 33.5 ms, the one that must not commit within T = 100 ms of the
+// last that did.
+//
+// Loading needs CAP_BPF and CAP_NET_ADMIN (root). Where the kernel
+// refuses the load for want of privilege the tests are skipped with the
+// reason.
+#include <arpa/inet.h>
+#include <endian.h>
+#include <linux/if_ether.h>
+#include <linux/pkt_cls.h>
+#include <netinet/in.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <gtest/gtest.h>
+
+#include "mlcc_ns.skel.h"
+#include "uno_mlcc.h"
+// Last: core_user.h's names (BIT, likely) are the kernel's.
+#include "core_types.h"
+#include "hpcc_core.h"
+#include "mlcc_types.h"
+
+#include "frame_bytes.h"
+
+namespace {
+
+using namespace frame;
+using Counts = std::vector<uint64_t>;
+
+constexpr uint32_t kSender = 0xc6336401;   // 198.51.100.1: the data's sender
+constexpr uint32_t kReceiver = 0xcb007102; // 203.0.113.2, in the other DC
+constexpr uint32_t kLanAddr = 0xc63364fe;  // 198.51.100.254: DCI_s, a sender's DCI
+constexpr uint16_t kSrcPort = 40000;
+constexpr uint16_t kDstPort = 5201;
+constexpr uint16_t kPort = MLCC_SWINT_PORT;
+constexpr size_t kL4 = kEthLen + kIp4Len;
+constexpr size_t kOpts = kL4 + kTcpLen;		// a segment's TCP options
+constexpr size_t kSwLen = kL4 + kUdpLen + sizeof(mlcc_swint); // 98
+constexpr uint16_t kIpDf = 0x4000;
+constexpr uint8_t kTcpOptEol = 0;
+constexpr uint8_t kTcpOptNop = 1;
+constexpr uint8_t kVtfX = MLCC_VTF(MLCC_TYPE_DATA, MLCC_F_CROSS);
+// What DCI_r wrote into the option: the DCI_s must leave it.
+constexpr uint8_t kCredit = 0x5a;
+constexpr uint32_t kQc = 0x01020304;
+// The ports and the sender's NIC at 5 GB/s (40 Gbit/s), rate code 8: 1
+// ms of its line is 78125 units of 64 B, 1 ms 15625 units of 64 ns, so
+// that a port's load over a round is exact.
+constexpr uint64_t kLineRate = 5'000'000'000;
+constexpr uint32_t kPortCode = 8;
+constexpr uint64_t kMs = 1'000'000;
+constexpr uint64_t kRoundNs = kMs;	// between a hop's records
+constexpr uint32_t kRttNs = 1 * kMs;	// T of the law
+// A port's load, bytes sent and queued in a round of kRoundNs.
+struct Load {
+	uint64_t tx;
+	uint64_t qlen;
+};
+// u_j at T = 1 ms: 1.0; 0.8; 0.4 + 0.8 of the BDP queued (1.2, the
+// largest); idle.
+constexpr Load kLoads[MLCC_SWINT_HOPS] = {
+	{ 5'000'000, 0 }, { 4'000'000, 0 }, { 2'000'000, 4'000'000 }, { 0, 0 }
+};
+// mlcc_ns.bpf.c's MLCC_PASS: what a program returns for a frame it
+// leaves as it is, the next filter's or the stack's.
+constexpr int kPass = TC_ACT_UNSPEC;
+
+bool ip_checksum_ok(const Bytes &b)
+{
+	return fold(sum16(b, kEthLen, kIp4Len)) == 0;
+}
+
+// The L4 checksum over its pseudo-header (RFC 793, 768).
+uint32_t pseudo_sum(const Bytes &b)
+{
+	return sum16(b, kEthLen + 12, 8) + b[kEthLen + 9] +
+	       static_cast<uint32_t>(b.size() - kL4);
+}
+
+bool l4_checksum_ok(const Bytes &b)
+{
+	return fold(sum16(b, kL4, b.size() - kL4, pseudo_sum(b))) == 0;
+}
+
+void put64(Bytes &b, size_t at, uint64_t v)
+{
+	put32(b, at, static_cast<uint32_t>(v >> 32));
+	put32(b, at + 4, static_cast<uint32_t>(v));
+}
+
+uint64_t mono_ns()
+{
+	timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000 +
+	       static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// The record switch port j of the sender's DC stamped into a data option.
+uint64_t data_hop(unsigned j)
+{
+	return hpcc_hop_wire(6400 * (j + 1), 64 * 5000 * (j + 1), 64 * 1000 * (j + 1), j + 3);
+}
+
+// The data option, n records (the high 4 bits of its nhop), DCI_r's
+// credit and backlog. Every hop slot holds a record, those past n too:
+// what a port left there is no record, and is no Switch-INT's.
+Bytes data_opt(uint8_t vtf = kVtfX, unsigned n = MLCC_DATA_HOPS,
+	       uint16_t exid = MLCC_OPT_EXID)
+{
+	Bytes o(MLCC_OPT_DATA_LEN, 0);
+	o[0] = MLCC_OPT_KIND;
+	o[1] = MLCC_OPT_DATA_LEN;
+	put16(o, 2, exid);
+	o[4] = vtf;
+	o[5] = static_cast<uint8_t>(n << 4);
+	o[6] = kCredit;
+	put32(o, 8, kQc);
+	for (unsigned j = 0; j < MLCC_DATA_HOPS; j++)
+		put64(o, 12 + 8 * j, data_hop(j));
+	return o;
+}
+
+// TCP options: those before, then opt, padded with EOL to 32 bits.
+Bytes options(Bytes before, const Bytes &opt)
+{
+	before.insert(before.end(), opt.begin(), opt.end());
+	before.resize((before.size() + 3) & ~size_t{ 3 }, kTcpOptEol);
+	return before;
+}
+
+// An IPv4 segment from kSender:kSrcPort to kReceiver:kDstPort with its
+// TCP options (for any protocol: the programs look at the number),
+// `payload` bytes, both checksums right.
+struct Seg {
+	uint8_t proto = IPPROTO_TCP;
+	uint16_t frag = kIpDf; // flags and fragment offset
+	uint8_t flags = kTcpAck | kTcpPsh;
+	size_t payload = 100;
+	uint32_t seq = 0x11223344;
+	Bytes opts = options({}, data_opt());
+};
+
+Bytes seg_frame(const Seg &s)
+{
+	const size_t tcp_len = kTcpLen + s.opts.size();
+	Bytes b(kL4 + tcp_len + s.payload, 0);
+	for (int i = 0; i < 6; i++) {
+		b[i] = 0x02;	 // destination MAC
+		b[6 + i] = 0x04; // source MAC
+	}
+	put16(b, 12, ETH_P_IP);
+	b[kEthLen] = 0x45;
+	put16(b, kEthLen + 2, static_cast<uint16_t>(kIp4Len + tcp_len + s.payload));
+	put16(b, kEthLen + 4, 0x1234);
+	put16(b, kEthLen + 6, s.frag);
+	b[kEthLen + 8] = 64;
+	b[kEthLen + 9] = s.proto;
+	put32(b, kEthLen + 12, kSender);
+	put32(b, kEthLen + 16, kReceiver);
+	put16(b, kEthLen + 10, fold(sum16(b, kEthLen, kIp4Len)));
+	put16(b, kL4, kSrcPort);
+	put16(b, kL4 + 2, kDstPort);
+	put32(b, kL4 + 4, s.seq);
+	put32(b, kL4 + 8, 0x55667788); // ack
+	b[kL4 + 12] = static_cast<uint8_t>(tcp_len / 4 << 4);
+	b[kL4 + 13] = s.flags;
+	put16(b, kL4 + 14, 0xffff); // window
+	std::copy(s.opts.begin(), s.opts.end(), b.begin() + kOpts);
+	for (size_t i = 0; i < s.payload; i++)
+		b[kL4 + tcp_len + i] = static_cast<uint8_t>(0xa0 + i);
+	put16(b, kL4 + 16, fold(sum16(b, kL4, b.size() - kL4, pseudo_sum(b))));
+	return b;
+}
+
+// A data segment whose options are those before, then opt.
+Bytes seg_opts(Bytes before, const Bytes &opt)
+{
+	return seg_frame({ .opts = options(std::move(before), opt) });
+}
+
+// Segment in with its option at off among the options cleared as
+// mlcc_dci_egress must: no records, no O flag, every hop zero; the rest,
+// DCI_r's credit and backlog too, as it was. The checksum is out's.
+Bytes cleared(const Bytes &in, size_t off, const Bytes &out)
+{
+	Bytes b = in;
+	const size_t at = kOpts + off;
+	b[at + 4] &= static_cast<uint8_t>(~MLCC_F_OVERFLOW);
+	b[at + 5] = 0;
+	std::fill(b.begin() + static_cast<long>(at + 12),
+		  b.begin() + static_cast<long>(at + MLCC_OPT_DATA_LEN), 0);
+	put16(b, kL4 + 16, get16(out, kL4 + 16));
+	return b;
+}
+
+Bytes cut(const Bytes &b, size_t len)
+{
+	return Bytes(b.begin(), b.begin() + static_cast<long>(len));
+}
+
+// Port j's record at the end of round i of its load.
+uint64_t host_hop(unsigned j, uint64_t i)
+{
+	return hpcc_hop_wire(kLoads[j].qlen, i * kLoads[j].tx, 64 * 1000 * (j + 1) + i * kRoundNs,
+			     kPortCode);
+}
+
+// A Switch-INT's payload, network order, about flow key with the
+// records of round i.
+mlcc_swint swint_of(const mlcc_flow4 &key, uint64_t i)
+{
+	mlcc_swint sw = {};
+	sw.magic = htons(MLCC_OPT_EXID);
+	sw.vtf = MLCC_VTF(MLCC_TYPE_SWINT, 0);
+	sw.nhop = MLCC_SWINT_HOPS;
+	sw.saddr = key.saddr;
+	sw.daddr = key.daddr;
+	sw.sport = key.sport;
+	sw.dport = key.dport;
+	sw.seq_end = htonl(static_cast<uint32_t>(1000 + i));
+	sw.ts_dci = htonl(0x89abcdef);
+	for (unsigned j = 0; j < MLCC_SWINT_HOPS; j++)
+		sw.hop[j] = htobe64(host_hop(j, i));
+	return sw;
+}
+
+// A DCI's Switch-INT as a sender receives it: Ethernet, IPv4 from dci to
+// the data's sender, UDP from sport to dport (udp_len in its header), sw.
+Bytes swint_frame(uint32_t dci, const mlcc_swint &sw, uint16_t sport = kPort,
+		  uint16_t dport = kPort, uint16_t udp_len = kUdpLen + sizeof(mlcc_swint))
+{
+	Bytes b(kSwLen, 0);
+	for (int i = 0; i < 6; i++) {
+		b[i] = 0x02;
+		b[6 + i] = 0x06;
+	}
+	put16(b, 12, ETH_P_IP);
+	b[kEthLen] = 0x45;
+	b[kEthLen + 1] = 0xb8;
+	put16(b, kEthLen + 2, static_cast<uint16_t>(kSwLen - kEthLen));
+	put16(b, kEthLen + 6, kIpDf);
+	b[kEthLen + 8] = 64;
+	b[kEthLen + 9] = IPPROTO_UDP;
+	put32(b, kEthLen + 12, dci);
+	put32(b, kEthLen + 16, kSender);
+	put16(b, kEthLen + 10, fold(sum16(b, kEthLen, kIp4Len)));
+	put16(b, kL4, sport);
+	put16(b, kL4 + 2, dport);
+	put16(b, kL4 + 4, udp_len);
+	std::memcpy(&b[kL4 + kUdpLen], &sw, sizeof(sw));
+	return b;
+}
+
+mlcc_ns_cfg config()
+{
+	mlcc_ns_cfg c = {};
+	c.lan_ifindex = 1; // lo, up in any namespace
+	c.lan_addr = htonl(kLanAddr);
+	c.line_rate = kLineRate;
+	c.rtt_ns_ns = kRttNs;
+	return c;
+}
+
+// before, each of delta's counters that much higher.
+Counts plus(Counts c, std::initializer_list<std::pair<uint32_t, uint64_t>> delta)
+{
+	for (const auto &[which, n] : delta)
+		c[which] += n;
+	return c;
+}
+
+// R_NS's law as mlcc_host_swint runs it, on the records of the
+// Switch-INTs it took, at the times it took them.
+struct Law {
+	hpcc_params hp;
+	hpcc_state s = {};
+	uint32_t t_ns;
+
+	explicit Law(uint32_t t) : t_ns(t)
+	{
+		hpcc_params_default(&hp, kLineRate);
+		hpcc_init(&s, &hp, hp.r_max);
+	}
+
+	void take(const mlcc_swint &sw, uint64_t now, bool commit)
+	{
+		hpcc_hop hops[MLCC_SWINT_HOPS] = {};
+		for (unsigned j = 0; j < MLCC_SWINT_HOPS; j++)
+			hpcc_hop_unwire(be64toh(sw.hop[j]), &hops[j]);
+		if (hpcc_measure(&s, hops, sw.nhop, t_ns, now) == HPCC_MEASURED)
+			hpcc_rate(&s, &hp, commit);
+	}
+};
+
+void expect_state(const hpcc_state &got, const hpcc_state &want)
+{
+	EXPECT_EQ(got.rc, want.rc);
+	EXPECT_EQ(got.r, want.r);
+	EXPECT_EQ(got.last_ns, want.last_ns);
+	EXPECT_EQ(got.u, want.u);
+	EXPECT_EQ(got.inc_stage, want.inc_stage);
+	EXPECT_EQ(got.nprev, want.nprev);
+	EXPECT_EQ(got.round_mark, want.round_mark);
+	for (unsigned j = 0; j < HPCC_MAXHOP; j++) {
+		SCOPED_TRACE("prev " + std::to_string(j));
+		EXPECT_EQ(got.prev[j].rate, want.prev[j].rate);
+		EXPECT_EQ(got.prev[j].qlen, want.prev[j].qlen);
+		EXPECT_EQ(got.prev[j].tx, want.prev[j].tx);
+		EXPECT_EQ(got.prev[j].ts, want.prev[j].ts);
+	}
+}
+
+class MlccNsProg : public ::testing::Test {
+protected:
+	void SetUp() override
+	{
+		skel_ = mlcc_ns__open();
+		ASSERT_NE(skel_, nullptr) << std::strerror(errno);
+		const int err = mlcc_ns__load(skel_);
+		if (err == -EPERM || err == -EACCES)
+			GTEST_SKIP() << "loading BPF programs: " << std::strerror(-err)
+				     << " (needs root)";
+		ASSERT_EQ(err, 0) << std::strerror(-err);
+		ASSERT_EQ(bpf_map__value_size(skel_->maps.mlcc_ns_flows), sizeof(mlcc_ns_entry));
+		configure(config());
+		add_dci(kLanAddr);
+	}
+
+	void TearDown() override { mlcc_ns__destroy(skel_); }
+
+	void configure(const mlcc_ns_cfg &c)
+	{
+		const uint32_t zero = 0;
+		ASSERT_EQ(bpf_map__update_elem(skel_->maps.mlcc_ns_cfg, &zero, sizeof(zero), &c,
+					       sizeof(c), BPF_ANY),
+			  0);
+	}
+
+	void add_dci(uint32_t addr)
+	{
+		const __be32 key = htonl(addr);
+		const uint8_t one = 1;
+		ASSERT_EQ(bpf_map__update_elem(skel_->maps.mlcc_dcis, &key, sizeof(key), &one,
+					       sizeof(one), BPF_ANY),
+			  0);
+	}
+
+	struct Run {
+		int err;	// of BPF_PROG_TEST_RUN: 0, or -errno
+		int ret;	// the program's verdict
+		Bytes out;	// the frame it left
+	};
+
+	// Runs prog on the frame, its skb marked `mark`.
+	Run try_run(const bpf_program *prog, const Bytes &in, uint32_t mark = 0)
+	{
+		Bytes out(in.size() + 256);
+		__sk_buff ctx = {};
+		ctx.mark = mark;
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in.data(),
+			    .data_out = out.data(), .data_size_in = static_cast<uint32_t>(in.size()),
+			    .data_size_out = static_cast<uint32_t>(out.size()), .repeat = 1);
+		if (mark) {
+			opts.ctx_in = &ctx;
+			opts.ctx_size_in = sizeof(ctx);
+		}
+		const int err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
+		out.resize(err ? 0 : opts.data_size_out);
+		return { err, static_cast<int>(opts.retval), out };
+	}
+
+	// Runs prog on the frame; returns what it made of it.
+	Bytes run(const bpf_program *prog, const Bytes &in, int want_ret, uint32_t mark = 0)
+	{
+		Run r = try_run(prog, in, mark);
+		EXPECT_EQ(r.err, 0) << std::strerror(-r.err);
+		EXPECT_EQ(r.ret, want_ret);
+		return r.out;
+	}
+
+	// Each cut of an IPv4 frame `whole` short of its last byte through
+	// prog, marked `mark`: BPF_PROG_TEST_RUN refuses (EINVAL) one shorter
+	// than its Ethernet and IPv4 headers, which the stack would not have
+	// taken either; the others must come back unchanged, with the
+	// verdict want(len).
+	template <typename Want>
+	void run_cuts(const bpf_program *prog, const Bytes &whole, Want want, uint32_t mark = 0)
+	{
+		for (size_t len = 0; len < whole.size(); len++) {
+			SCOPED_TRACE("cut at " + std::to_string(len));
+			const Bytes in = cut(whole, len);
+			const Run r = try_run(prog, in, mark);
+			if (len < kL4) {
+				EXPECT_EQ(r.err, -EINVAL);
+				continue;
+			}
+			EXPECT_EQ(r.err, 0) << std::strerror(-r.err);
+			EXPECT_EQ(r.ret, want(len));
+			EXPECT_EQ(r.out, in);
+		}
+	}
+
+	uint64_t stat(uint32_t which)
+	{
+		const int ncpus = libbpf_num_possible_cpus();
+		std::vector<uint64_t> v(static_cast<size_t>(ncpus));
+		EXPECT_EQ(bpf_map__lookup_elem(skel_->maps.mlcc_ns_stats, &which, sizeof(which),
+					       v.data(), v.size() * sizeof(uint64_t), 0),
+			  0);
+		uint64_t sum = 0;
+		for (uint64_t x : v)
+			sum += x;
+		return sum;
+	}
+
+	Counts counts()
+	{
+		Counts c;
+		for (uint32_t s = 0; s < __MLCC_NS_STAT_MAX; s++)
+			c.push_back(stat(s));
+		return c;
+	}
+
+	// The flow's near-source entry, if it has one.
+	bool entry(const mlcc_flow4 &key, mlcc_ns_entry *e)
+	{
+		return bpf_map__lookup_elem(skel_->maps.mlcc_ns_flows, &key, sizeof(key), e,
+					    sizeof(*e), 0) == 0;
+	}
+
+	size_t ns_flows()
+	{
+		size_t n = 0;
+		mlcc_flow4 k, next;
+		for (const void *prev = nullptr;
+		     !bpf_map__get_next_key(skel_->maps.mlcc_ns_flows, prev, &next, sizeof(next));
+		     prev = &k, n++)
+			k = next;
+		return n;
+	}
+
+	mlcc_ns *skel_ = nullptr;
+};
+
+// ------------------------------------------------------- mlcc_dci_egress
+
+// A cross-DC data segment with records leaves without them, wherever its
+// option lies among the others: no records, no O flag, the hops zero,
+// DCI_r's credit and every other byte as it came, and the TCP checksum
+// right. At an odd offset the change's sum is rotated a byte. Its clone
+// went to lo's ingress (where IP drops it: its MAC is not lo's), no
+// error.
+TEST_F(MlccNsProg, DciEgressClearsTheRecords)
+{
+	const uint8_t mss[] = { 2, 4, 0x05, 0xb4 };
+	const struct {
+		const char *what;
+		Bytes before;
+		Bytes opt;
+	} cases[] = {
+		{ "first, O", {}, data_opt(kVtfX | MLCC_F_OVERFLOW) },
+		{ "after a NOP: odd", { kTcpOptNop }, data_opt(kVtfX, 3) },
+		{ "after two NOPs", { kTcpOptNop, kTcpOptNop }, data_opt(kVtfX, 2) },
+		{ "after three NOPs: odd, O", { kTcpOptNop, kTcpOptNop, kTcpOptNop },
+		  data_opt(kVtfX | MLCC_F_OVERFLOW, 1) },
+		{ "after an MSS option", Bytes(mss, mss + sizeof(mss)), data_opt() },
+	};
+	for (const auto &c : cases) {
+		SCOPED_TRACE(c.what);
+		for (size_t payload : { 100, 101 }) {
+			SCOPED_TRACE("payload " + std::to_string(payload));
+			const Bytes in = seg_frame({ .payload = payload,
+						     .opts = options(c.before, c.opt) });
+			const Counts before = counts();
+			const Bytes out = run(skel_->progs.mlcc_dci_egress, in, kPass);
+			ASSERT_EQ(out.size(), in.size());
+			EXPECT_EQ(out, cleared(in, c.before.size(), out));
+			EXPECT_TRUE(l4_checksum_ok(out));
+			EXPECT_EQ(counts(), plus(before, { { MLCC_NS_STAT_DCI_DATA, 1 },
+							   { MLCC_NS_STAT_DCI_CLEARED, 1 } }));
+		}
+	}
+}
+
+// A LAN port that does not exist: bpf_clone_redirect() fails (EINVAL),
+// counted; the records are cleared all the same.
+TEST_F(MlccNsProg, DciEgressCountsAFailedClone)
+{
+	mlcc_ns_cfg c = config();
+	c.lan_ifindex = 0x7fffffff;
+	configure(c);
+	const Bytes in = seg_frame({});
+	const Bytes out = run(skel_->progs.mlcc_dci_egress, in, kPass);
+	EXPECT_EQ(out, cleared(in, 0, out));
+	EXPECT_TRUE(l4_checksum_ok(out));
+	EXPECT_EQ(counts(), plus(Counts(__MLCC_NS_STAT_MAX), { { MLCC_NS_STAT_DCI_DATA, 1 },
+							      { MLCC_NS_STAT_DCI_CLONE_ERR, 1 },
+							      { MLCC_NS_STAT_DCI_CLEARED, 1 } }));
+}
+
+// What is not a whole cross-DC data segment whose option holds records
+// leaves as it came, counted nowhere: every frame below, and a data
+// segment cut short at every length.
+TEST_F(MlccNsProg, DciEgressLeavesOtherFramesAlone)
+{
+	std::vector<std::pair<std::string, Bytes>> frames;
+	frames.emplace_back("no X", seg_opts({}, data_opt(MLCC_VTF(MLCC_TYPE_DATA, 0))));
+	frames.emplace_back("no records", seg_opts({}, data_opt(kVtfX, 0)));
+	frames.emplace_back("pure ack", seg_frame({ .flags = kTcpAck, .payload = 0 }));
+	frames.emplace_back("no option", seg_frame({ .opts = {} }));
+	frames.emplace_back("other ExID", seg_opts({}, data_opt(kVtfX, 3, 0x4d4d)));
+	frames.emplace_back("version 2", seg_opts({}, data_opt(2 << 6 | MLCC_F_CROSS)));
+	frames.emplace_back("ack type",
+			    seg_opts({}, data_opt(MLCC_VTF(MLCC_TYPE_ACK_X, MLCC_F_CROSS))));
+	Bytes short_opt = data_opt();
+	short_opt[1] = MLCC_OPT_DATA_LEN - 1;
+	frames.emplace_back("option length 35", seg_opts({}, short_opt));
+	// The walk stops at an option shorter than its kind and length, and
+	// at the end of the list.
+	frames.emplace_back("length 0 before it", seg_opts({ 8, 0 }, data_opt()));
+	frames.emplace_back("length 1 before it", seg_opts({ 8, 1 }, data_opt()));
+	frames.emplace_back("EOL before it", seg_opts({ kTcpOptEol, kTcpOptNop }, data_opt()));
+	// Options of 36 bytes whose option, after two NOPs, runs on into the
+	// payload.
+	Bytes past = options({ kTcpOptNop, kTcpOptNop }, data_opt());
+	past.resize(MLCC_OPT_DATA_LEN);
+	frames.emplace_back("option past the header", seg_frame({ .opts = past }));
+	frames.emplace_back("udp", seg_frame({ .proto = IPPROTO_UDP }));
+	frames.emplace_back("later fragment", seg_frame({ .frag = 0x00b9 }));
+	frames.emplace_back("first fragment", seg_frame({ .frag = 0x2000 }));
+	Bytes ihl = seg_frame({});
+	ihl[kEthLen] = 0x44;
+	frames.emplace_back("ihl 4", ihl);
+	Bytes doff = seg_frame({});
+	doff[kL4 + 12] = 4 << 4;
+	frames.emplace_back("data offset 4", doff);
+	for (uint16_t proto : { ETH_P_IPV6, ETH_P_ARP }) {
+		Bytes b = seg_frame({});
+		put16(b, 12, proto);
+		frames.emplace_back("ethertype " + std::to_string(proto), b);
+	}
+	for (const auto &[what, bytes] : frames) {
+		SCOPED_TRACE(what);
+		EXPECT_EQ(run(skel_->progs.mlcc_dci_egress, bytes, kPass), bytes);
+	}
+	run_cuts(skel_->progs.mlcc_dci_egress, seg_frame({}), [](size_t) { return kPass; });
+	EXPECT_EQ(counts(), Counts(__MLCC_NS_STAT_MAX));
+}
+
+// -------------------------------------------------------- mlcc_dci_build
+
+// mlcc_dci_build takes only the clones mlcc_dci_egress marked.
+TEST_F(MlccNsProg, DciBuildPassesUnmarkedFrames)
+{
+	const Bytes in = seg_frame({});
+	EXPECT_EQ(run(skel_->progs.mlcc_dci_build, in, kPass), in);
+	EXPECT_EQ(run(skel_->progs.mlcc_dci_build, in, kPass, MLCC_SWINT_MARK - 1), in);
+	EXPECT_EQ(run(skel_->progs.mlcc_dci_build, in, kPass, 0xffff0000), in);
+	EXPECT_EQ(counts(), Counts(__MLCC_NS_STAT_MAX));
+}
+
+// The marked clone becomes its Switch-INT (3.3, 3.8): 98 bytes from the
+// DCI's LAN address to the data's sender, every field as the segment
+// says, its first nhop records and nothing past them; a segment of one
+// byte of data (91) grows to it. The verdict is the DCI's route to the
+// sender: on lo, the run's device, 198.51.100.1 has none (lo does not
+// forward by default, FWD_DISABLED; where it does, no route to it leaves
+// by lo, NOT_FWDED), so the Switch-INT is dropped, counted no_route; the
+// frame was built, and is returned.
+TEST_F(MlccNsProg, DciBuildMakesTheSwitchInt)
+{
+	for (size_t payload : { 100, 1 }) {
+		SCOPED_TRACE("payload " + std::to_string(payload));
+		// the sequence wraps within 100 bytes; nhop 2 of 3 slots filled
+		const Bytes data = seg_frame({ .payload = payload, .seq = 0xffffffa0,
+					       .opts = options({}, data_opt(kVtfX, 2)) });
+		const Counts c = counts();
+		const uint32_t before = static_cast<uint32_t>(mono_ns());
+		const Bytes out = run(skel_->progs.mlcc_dci_build, data, TC_ACT_SHOT,
+				      MLCC_SWINT_MARK);
+		const uint32_t after = static_cast<uint32_t>(mono_ns());
+		EXPECT_EQ(counts(), plus(c, { { MLCC_NS_STAT_SWINT_NO_ROUTE, 1 } }));
+		ASSERT_EQ(out.size(), kSwLen);
+		// MACs: redirect_neigh's
+		EXPECT_EQ(Bytes(out.begin(), out.begin() + 12), Bytes(12, 0));
+		EXPECT_EQ(get16(out, 12), ETH_P_IP);
+		// IPv4
+		EXPECT_EQ(out[kEthLen], 0x45);
+		EXPECT_EQ(out[kEthLen + 1], 0xb8); // DSCP EF
+		EXPECT_EQ(get16(out, kEthLen + 2), kSwLen - kEthLen);
+		EXPECT_EQ(get16(out, kEthLen + 4), 0);
+		EXPECT_EQ(get16(out, kEthLen + 6), kIpDf);
+		EXPECT_EQ(out[kEthLen + 8], 64);
+		EXPECT_EQ(out[kEthLen + 9], IPPROTO_UDP);
+		EXPECT_EQ(get32(out, kEthLen + 12), kLanAddr);
+		EXPECT_EQ(get32(out, kEthLen + 16), kSender);
+		EXPECT_TRUE(ip_checksum_ok(out));
+		// UDP
+		EXPECT_EQ(get16(out, kL4), kPort);
+		EXPECT_EQ(get16(out, kL4 + 2), kPort);
+		EXPECT_EQ(get16(out, kL4 + 4), kUdpLen + sizeof(mlcc_swint));
+		EXPECT_EQ(get16(out, kL4 + 6), 0);
+		// struct mlcc_swint
+		mlcc_swint sw;
+		std::memcpy(&sw, &out[kL4 + kUdpLen], sizeof(sw));
+		EXPECT_EQ(ntohs(sw.magic), MLCC_OPT_EXID);
+		EXPECT_EQ(sw.vtf, MLCC_VTF(MLCC_TYPE_SWINT, 0));
+		EXPECT_EQ(sw.nhop, 2);
+		EXPECT_EQ(ntohl(sw.saddr), kSender);
+		EXPECT_EQ(ntohl(sw.daddr), kReceiver);
+		EXPECT_EQ(ntohs(sw.sport), kSrcPort);
+		EXPECT_EQ(ntohs(sw.dport), kDstPort);
+		EXPECT_EQ(ntohl(sw.seq_end), static_cast<uint32_t>(0xffffffa0 + payload));
+		// the clock's low 32 bits, which may wrap in the run
+		const uint32_t ts = ntohl(sw.ts_dci);
+		EXPECT_LE(ts - before, after - before) << "ts " << ts << " before " << before
+						       << " after " << after;
+		EXPECT_EQ(be64toh(sw.hop[0]), data_hop(0));
+		EXPECT_EQ(be64toh(sw.hop[1]), data_hop(1));
+		EXPECT_EQ(sw.hop[2], 0u);
+		EXPECT_EQ(sw.hop[3], 0u);
+	}
+}
+
+// An option that claims more records than its three slots gives the
+// Switch-INT the three.
+TEST_F(MlccNsProg, DciBuildTakesAtMostThreeRecords)
+{
+	const Bytes data = seg_opts({}, data_opt(kVtfX, 5));
+	const Bytes out = run(skel_->progs.mlcc_dci_build, data, TC_ACT_SHOT, MLCC_SWINT_MARK);
+	ASSERT_EQ(out.size(), kSwLen);
+	mlcc_swint sw;
+	std::memcpy(&sw, &out[kL4 + kUdpLen], sizeof(sw));
+	EXPECT_EQ(sw.nhop, MLCC_DATA_HOPS);
+	for (unsigned j = 0; j < MLCC_DATA_HOPS; j++)
+		EXPECT_EQ(be64toh(sw.hop[j]), data_hop(j));
+	EXPECT_EQ(sw.hop[3], 0u);
+}
+
+// A marked clone that is no segment with records (the egress program
+// marks no other) cannot be made a Switch-INT: dropped as it came,
+// counted; so is one cut short at every length.
+TEST_F(MlccNsProg, DciBuildDropsWhatIsNoSegmentWithRecords)
+{
+	const Bytes frames[] = {
+		seg_opts({}, data_opt(kVtfX, 0)),
+		seg_frame({ .flags = kTcpAck, .payload = 0 }),
+		seg_frame({ .proto = IPPROTO_UDP }),
+	};
+	for (const Bytes &in : frames)
+		EXPECT_EQ(run(skel_->progs.mlcc_dci_build, in, TC_ACT_SHOT, MLCC_SWINT_MARK), in);
+	const Bytes whole = seg_frame({});
+	run_cuts(skel_->progs.mlcc_dci_build, whole, [](size_t) { return TC_ACT_SHOT; },
+		 MLCC_SWINT_MARK);
+	EXPECT_EQ(counts(), plus(Counts(__MLCC_NS_STAT_MAX),
+				 { { MLCC_NS_STAT_SWINT_BUILD_ERR, 3 + whole.size() - kL4 } }));
+}
+
+// ------------------------------------------------------- mlcc_host_swint
+
+// The data's flow, kSender:kSrcPort to kReceiver:kDstPort (the sender's
+// view, network order).
+mlcc_flow4 data_flow()
+{
+	return { htonl(kSender), htonl(kReceiver), htons(kSrcPort), htons(kDstPort) };
+}
+
+// The sender's side: the Switch-INTs about the data's flow, from DCI_s,
+// its entry made as bpf_mlcc makes it.
+class MlccNsHost : public MlccNsProg {
+protected:
+	void SetUp() override
+	{
+		MlccNsProg::SetUp();
+		if (IsSkipped() || HasFatalFailure())
+			return;
+		ASSERT_EQ(hpcc_bcode_rates[kPortCode], kLineRate);
+		add_flow(data_flow());
+	}
+
+	// The flow's entry as bpf_mlcc's init makes it (mlcc_cc.bpf.c):
+	// zeroed, no law yet.
+	void add_flow(const mlcc_flow4 &key)
+	{
+		const mlcc_ns_entry fresh = {};
+		ASSERT_EQ(bpf_map__update_elem(skel_->maps.mlcc_ns_flows, &key, sizeof(key), &fresh,
+					       sizeof(fresh), BPF_NOEXIST),
+			  0);
+	}
+
+	// The data's flow's entry, as add_flow() made it, and the only one.
+	void expect_untouched()
+	{
+		mlcc_ns_entry e = {};
+		const mlcc_ns_entry fresh = {};
+		ASSERT_TRUE(entry(data_flow(), &e));
+		EXPECT_EQ(std::memcmp(&e, &fresh, sizeof(e)), 0);
+		EXPECT_EQ(ns_flows(), 1u);
+	}
+
+	// A Switch-INT through mlcc_host_swint, which leaves it as it came.
+	void take(const Bytes &in, int want_ret)
+	{
+		EXPECT_EQ(run(skel_->progs.mlcc_host_swint, in, want_ret), in);
+	}
+
+	// The data's flow's Switch-INT of round i, taken; its entry after.
+	mlcc_ns_entry take_round(uint64_t i)
+	{
+		take(swint_frame(kLanAddr, swint_of(data_flow(), i)), TC_ACT_SHOT);
+		mlcc_ns_entry e = {};
+		EXPECT_TRUE(entry(data_flow(), &e));
+		return e;
+	}
+};
+
+// The first Switch-INT of a flow starts its law at the line rate (3.3)
+// and only primes it: no U, no commit, R_NS = R_line. The records are
+// kept, and the frame never reaches TCP.
+TEST_F(MlccNsHost, FirstSwitchIntPrimesTheFlow)
+{
+	expect_untouched();
+	const uint64_t t0 = mono_ns();
+	const mlcc_ns_entry e = take_round(0);
+	const uint64_t t1 = mono_ns();
+	const mlcc_swint sw = swint_of(data_flow(), 0);
+	EXPECT_EQ(e.info.swint, 1u);
+	EXPECT_EQ(e.info.commits, 0u);
+	EXPECT_EQ(e.info.r_ns, kLineRate);
+	EXPECT_EQ(e.info.r_line, kLineRate);
+	EXPECT_GE(e.info.last_ns, t0);
+	EXPECT_LE(e.info.last_ns, t1);
+	EXPECT_EQ(e.info.u, 0u);
+	EXPECT_EQ(e.info.nhop, MLCC_SWINT_HOPS);
+	for (unsigned j = 0; j < MLCC_SWINT_HOPS; j++)
+		EXPECT_EQ(e.info.hop[j], be64toh(sw.hop[j]));
+	EXPECT_EQ(e.round_ns, 0u);
+	Law law(kRttNs);
+	law.take(sw, e.info.last_ns, false);
+	expect_state(e.ns, law.s);
+	EXPECT_EQ(ns_flows(), 1u);
+	EXPECT_EQ(counts(), plus(Counts(__MLCC_NS_STAT_MAX), { { MLCC_NS_STAT_SWINT_TAKEN, 1 } }));
+}
+
+// The next Switch-INT, a round of the ports' clocks later, measures: U
+// is the most loaded hop's (hop 2's 0.4 + 0.8, floored in Q16.16), its
+// interval a whole T; R_NS = R_line eta / U + R_AI. The first measured
+// one commits (a round's start is 0), and a round starts at it.
+TEST_F(MlccNsHost, SecondSwitchIntCommitsTheRate)
+{
+	Law law(kRttNs);
+	const mlcc_ns_entry first = take_round(0);
+	law.take(swint_of(data_flow(), 0), first.info.last_ns, false);
+	const mlcc_ns_entry e = take_round(1);
+	law.take(swint_of(data_flow(), 1), e.info.last_ns, true);
+	EXPECT_EQ(law.s.u, 26214u + 52428u);
+	EXPECT_EQ(law.s.r, kLineRate * HPCC_DEF_ETA / law.s.u + kLineRate / HPCC_DEF_AI_DIV);
+	EXPECT_EQ(e.info.swint, 2u);
+	EXPECT_EQ(e.info.commits, 1u);
+	EXPECT_EQ(e.info.u, law.s.u);
+	EXPECT_EQ(e.info.r_ns, law.s.r);
+	EXPECT_EQ(e.info.r_line, kLineRate);
+	EXPECT_GE(e.info.last_ns, first.info.last_ns);
+	EXPECT_EQ(e.round_ns, e.info.last_ns);
+	for (unsigned j = 0; j < MLCC_SWINT_HOPS; j++)
+		EXPECT_EQ(e.info.hop[j], host_hop(j, 1));
+	expect_state(e.ns, law.s);
+	EXPECT_EQ(counts(), plus(Counts(__MLCC_NS_STAT_MAX), { { MLCC_NS_STAT_SWINT_TAKEN, 2 } }));
+}
+
+// One commit a round: with T 100 ms, the Switch-INT after the committing
+// one (1 ms of the ports' clocks later, a hundredth of T: U far below
+// eta, the rate an additive step above R_line, clamped to it) gives a
+// rate but keeps the reference, the stage (a commit would make it 2) and
+// the round; each is the law's on the same records.
+TEST_F(MlccNsHost, OneCommitARound)
+{
+	constexpr uint32_t kLongT = 100 * kMs;
+	mlcc_ns_cfg c = config();
+	c.rtt_ns_ns = kLongT;
+	configure(c);
+	Law law(kLongT);
+	const mlcc_ns_entry e0 = take_round(0);
+	law.take(swint_of(data_flow(), 0), e0.info.last_ns, false);
+	const mlcc_ns_entry e1 = take_round(1);
+	law.take(swint_of(data_flow(), 1), e1.info.last_ns, true);
+	EXPECT_EQ(e1.info.commits, 1u);
+	EXPECT_EQ(e1.round_ns, e1.info.last_ns);
+	expect_state(e1.ns, law.s);
+	const mlcc_ns_entry e2 = take_round(2);
+	law.take(swint_of(data_flow(), 2), e2.info.last_ns, false);
+	EXPECT_EQ(e2.info.swint, 3u);
+	EXPECT_EQ(e2.info.commits, 1u);
+	EXPECT_EQ(e2.round_ns, e1.round_ns);
+	EXPECT_EQ(e2.info.u, law.s.u);
+	EXPECT_EQ(e2.info.r_ns, law.s.r);
+	EXPECT_EQ(e2.ns.rc, e1.ns.rc);
+	EXPECT_EQ(e2.ns.inc_stage, 1u);
+	expect_state(e2.ns, law.s);
+	EXPECT_EQ(counts(), plus(Counts(__MLCC_NS_STAT_MAX), { { MLCC_NS_STAT_SWINT_TAKEN, 3 } }));
+}
+
+// To the port from no known DCI: not ours, the stack's.
+TEST_F(MlccNsHost, ForeignSwitchIntGoesToTheStack)
+{
+	take(swint_frame(kLanAddr + 1, swint_of(data_flow(), 0)), kPass);
+	expect_untouched();
+	EXPECT_EQ(counts(),
+		  plus(Counts(__MLCC_NS_STAT_MAX), { { MLCC_NS_STAT_SWINT_FOREIGN, 1 } }));
+}
+
+// From the DCI but no Switch-INT: dropped, counted, the entry untouched.
+TEST_F(MlccNsHost, MalformedSwitchIntIsDropped)
+{
+	const mlcc_swint good = swint_of(data_flow(), 0);
+	std::vector<std::pair<std::string, Bytes>> frames;
+	mlcc_swint sw = good;
+	sw.magic = htons(MLCC_OPT_EXID + 1);
+	frames.emplace_back("magic", swint_frame(kLanAddr, sw));
+	sw = good;
+	sw.vtf = MLCC_VTF(MLCC_TYPE_DATA, 0);
+	frames.emplace_back("type", swint_frame(kLanAddr, sw));
+	sw = good;
+	sw.vtf = MLCC_VTF(MLCC_TYPE_SWINT, MLCC_F_CROSS);
+	frames.emplace_back("flags", swint_frame(kLanAddr, sw));
+	sw = good;
+	sw.nhop = 0;
+	frames.emplace_back("no record", swint_frame(kLanAddr, sw));
+	sw = good;
+	sw.nhop = MLCC_SWINT_HOPS + 1;
+	frames.emplace_back("five records", swint_frame(kLanAddr, sw));
+	frames.emplace_back("udp length", swint_frame(kLanAddr, good, kPort, kPort,
+						      kUdpLen + sizeof(mlcc_swint) - 1));
+	// Forged: a flow whose sender the datagram is not addressed to, or
+	// not from the DCI's port.
+	sw = good;
+	sw.saddr = htonl(kSender + 1);
+	frames.emplace_back("not to the data's sender", swint_frame(kLanAddr, sw));
+	frames.emplace_back("source port", swint_frame(kLanAddr, good, kPort + 1));
+	for (const auto &[what, bytes] : frames) {
+		SCOPED_TRACE(what);
+		take(bytes, TC_ACT_SHOT);
+	}
+	expect_untouched();
+	EXPECT_EQ(counts(), plus(Counts(__MLCC_NS_STAT_MAX),
+				 { { MLCC_NS_STAT_SWINT_MALFORMED, frames.size() } }));
+	// the same, well formed, is taken
+	EXPECT_EQ(take_round(0).info.swint, 1u);
+}
+
+// A Switch-INT cut short at every length: to the stack while its IP or
+// UDP header is not whole; from the DCI to the port but no whole
+// payload, malformed. The entry untouched either way.
+TEST_F(MlccNsHost, TruncatedSwitchInts)
+{
+	run_cuts(skel_->progs.mlcc_host_swint, swint_frame(kLanAddr, swint_of(data_flow(), 0)),
+		 [](size_t len) { return len < kL4 + kUdpLen ? kPass : TC_ACT_SHOT; });
+	expect_untouched();
+	EXPECT_EQ(counts(), plus(Counts(__MLCC_NS_STAT_MAX),
+				 { { MLCC_NS_STAT_SWINT_MALFORMED, kSwLen - kL4 - kUdpLen } }));
+}
+
+// About a flow without an entry (of another CC, or whose socket is
+// gone): dropped all the same, counted; the program makes none.
+TEST_F(MlccNsHost, NoEntryIsNoFlow)
+{
+	mlcc_flow4 other = data_flow();
+	other.dport = htons(kDstPort + 1);
+	take(swint_frame(kLanAddr, swint_of(other, 0)), TC_ACT_SHOT);
+	mlcc_ns_entry e;
+	EXPECT_FALSE(entry(other, &e));
+	expect_untouched();
+	EXPECT_EQ(counts(),
+		  plus(Counts(__MLCC_NS_STAT_MAX), { { MLCC_NS_STAT_SWINT_NO_FLOW, 1 } }));
+}
+
+// UDP to another port, TCP, and fragments are the stack's, uncounted.
+TEST_F(MlccNsHost, OtherTrafficPasses)
+{
+	const mlcc_swint sw = swint_of(data_flow(), 0);
+	take(swint_frame(kLanAddr, sw, kPort, kPort + 1), kPass);
+	Bytes tcp = swint_frame(kLanAddr, sw);
+	tcp[kEthLen + 9] = IPPROTO_TCP;
+	take(tcp, kPass);
+	Bytes frag = swint_frame(kLanAddr, sw);
+	put16(frag, kEthLen + 6, 0x00b9);
+	take(frag, kPass);
+	take(seg_frame({}), kPass);
+	expect_untouched();
+	EXPECT_EQ(counts(), Counts(__MLCC_NS_STAT_MAX));
+}
+
+} // namespace
