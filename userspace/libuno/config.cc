@@ -55,6 +55,12 @@ public:
 	std::optional<MlccNsConf> mlcc_ns_role(uint32_t role, const toml::table &t);
 	std::optional<RfxConf> reflex_role(uint32_t role, const toml::table &t);
 	void rfx_names(const toml::node &n, const std::string &key, std::vector<std::string> &out);
+	std::optional<std::string> ifname(const toml::node &n, const std::string &key);
+	std::optional<uint32_t> ipv4_addr(const toml::node &n, const std::string &key);
+	void ipv4_addrs(const toml::node &n, const std::string &key, std::vector<uint32_t> &out);
+	template <class T>
+	std::optional<T> role_checked(const T &r, size_t before, const toml::table &t,
+				      const std::string &sect, const std::string &err);
 	void lb_ports(const toml::node &n, const std::string &key, std::vector<uint16_t> &ports);
 
 private:
@@ -659,6 +665,56 @@ void Parser::rfx_names(const toml::node &n, const std::string &key, std::vector<
 	}
 }
 
+// An interface name.
+std::optional<std::string> Parser::ifname(const toml::node &n, const std::string &key)
+{
+	auto s = n.as_string();
+	if (s && !s->get().empty() && s->get().size() < 16)
+		return s->get();
+	error(n, key + ": expected an interface name");
+	return std::nullopt;
+}
+
+// An IPv4 address, network order.
+std::optional<uint32_t> Parser::ipv4_addr(const toml::node &n, const std::string &key)
+{
+	in_addr a;
+	auto s = n.as_string();
+	if (s && inet_pton(AF_INET, s->get().c_str(), &a) == 1)
+		return a.s_addr;
+	error(n, key + ": expected an IPv4 address");
+	return std::nullopt;
+}
+
+// A list of IPv4 addresses, network order.
+void Parser::ipv4_addrs(const toml::node &n, const std::string &key, std::vector<uint32_t> &out)
+{
+	auto arr = n.as_array();
+	if (!arr || arr->empty()) {
+		error(n, key + ": expected a list of IPv4 addresses");
+		return;
+	}
+	for (const auto &el : *arr)
+		if (auto a = ipv4_addr(el, key))
+			out.push_back(*a);
+}
+
+// A role's table, r, if its keys brought no error since before, and else
+// nothing; err, what the role's checker finds wrong with the whole, is an
+// error of the table, reported only when its keys were right.
+template <class T>
+std::optional<T> Parser::role_checked(const T &r, size_t before, const toml::table &t,
+				      const std::string &sect, const std::string &err)
+{
+	if (errors.size() != before)
+		return std::nullopt;
+	if (!err.empty()) {
+		error(t, "[" + sect + "]: " + err);
+		return std::nullopt;
+	}
+	return r;
+}
+
 std::optional<RfxConf> Parser::reflex_role(uint32_t role, const toml::table &t)
 {
 	const std::string sect = std::string("reflex.") + rfx_role_name(role);
@@ -671,21 +727,6 @@ std::optional<RfxConf> Parser::reflex_role(uint32_t role, const toml::table &t)
 		const toml::node &node = *np;
 		const std::string key = sect + "." + k;
 		auto bad = [&](const std::string &what) { error(node, key + ": " + what); };
-		auto name = [&]() -> std::optional<std::string> {
-			auto s = node.as_string();
-			if (s && !s->get().empty() && s->get().size() < 16)
-				return s->get();
-			bad("expected an interface name");
-			return std::nullopt;
-		};
-		auto addr = [&](const toml::node &n) -> std::optional<uint32_t> {
-			in_addr a;
-			auto s = n.as_string();
-			if (s && inet_pton(AF_INET, s->get().c_str(), &a) == 1)
-				return a.s_addr;
-			error(n, key + ": expected an IPv4 address");
-			return std::nullopt;
-		};
 		if (const RfxField *f = rfx_field(k, role)) {
 			auto i = node.as_integer();
 			if (!i || i->get() < 0 || static_cast<uint64_t>(i->get()) < f->min ||
@@ -696,14 +737,14 @@ std::optional<RfxConf> Parser::reflex_role(uint32_t role, const toml::table &t)
 				f->set(r.cfg, static_cast<uint64_t>(i->get()));
 		} else if ((k == "dev" && role == RFX_ROLE_HOST) ||
 			   (k == "lan" && role == RFX_ROLE_GATEWAY)) {
-			if (auto n = name())
+			if (auto n = ifname(node, key))
 				r.devs.push_back(*n);
 		} else if (k == "devs" && role == RFX_ROLE_STAMP) {
 			rfx_names(node, key, r.devs);
 		} else if (k == "wan" && role == RFX_ROLE_GATEWAY) {
 			rfx_names(node, key, r.wan);
 		} else if (k == "addr" && role == RFX_ROLE_GATEWAY) {
-			if (auto a = addr(node))
+			if (auto a = ipv4_addr(node, key))
 				r.cfg.lan_addr = *a;
 		} else if (k == "prefixes" && role == RFX_ROLE_GATEWAY) {
 			auto arr = node.as_array();
@@ -720,13 +761,7 @@ std::optional<RfxConf> Parser::reflex_role(uint32_t role, const toml::table &t)
 						r.prefixes.push_back(*pf);
 				}
 		} else if (k == "gateways" && role == RFX_ROLE_HOST) {
-			auto arr = node.as_array();
-			if (!arr || arr->empty())
-				bad("expected a list of IPv4 addresses");
-			else
-				for (const auto &el : *arr)
-					if (auto a = addr(el))
-						r.gateways.push_back(*a);
+			ipv4_addrs(node, key, r.gateways);
 		} else if (k == "cool-unit" && role == RFX_ROLE_GATEWAY) {
 			auto s = node.as_string();
 			if (!s || (s->get() != "pack" && s->get() != "packet"))
@@ -743,13 +778,7 @@ std::optional<RfxConf> Parser::reflex_role(uint32_t role, const toml::table &t)
 			bad("unknown option");
 		}
 	}
-	if (errors.size() != before)
-		return std::nullopt;
-	if (const std::string err = rfx_conf_error(r); !err.empty()) {
-		error(t, "[" + sect + "]: " + err);
-		return std::nullopt;
-	}
-	return r;
+	return role_checked(r, before, t, sect, rfx_conf_error(r));
 }
 
 // [mlcc.dci] or [mlcc.sender]: a near-source role (mlcc_ns_conf_error()).
@@ -765,14 +794,6 @@ std::optional<MlccNsConf> Parser::mlcc_ns_role(uint32_t role, const toml::table 
 		const toml::node &node = *np;
 		const std::string key = sect + "." + k;
 		auto bad = [&](const std::string &what) { error(node, key + ": " + what); };
-		auto addr = [&](const toml::node &n) -> std::optional<uint32_t> {
-			in_addr a;
-			auto s = n.as_string();
-			if (s && inet_pton(AF_INET, s->get().c_str(), &a) == 1)
-				return a.s_addr;
-			error(n, key + ": expected an IPv4 address");
-			return std::nullopt;
-		};
 		auto count = [&](uint64_t max) -> std::optional<uint64_t> {
 			auto i = node.as_integer();
 			if (i && i->get() >= 1 && static_cast<uint64_t>(i->get()) <= max)
@@ -781,24 +802,15 @@ std::optional<MlccNsConf> Parser::mlcc_ns_role(uint32_t role, const toml::table 
 			return std::nullopt;
 		};
 		if ((dci && k == "lan") || (!dci && k == "dev")) {
-			auto s = node.as_string();
-			if (s && !s->get().empty() && s->get().size() < 16)
-				r.dev = s->get();
-			else
-				bad("expected an interface name");
+			if (auto n = ifname(node, key))
+				r.dev = *n;
 		} else if (dci && k == "wan") {
 			rfx_names(node, key, r.wan);
 		} else if (dci && k == "addr") {
-			if (auto a = addr(node))
+			if (auto a = ipv4_addr(node, key))
 				r.cfg.lan_addr = *a;
 		} else if (!dci && k == "dcis") {
-			auto arr = node.as_array();
-			if (!arr || arr->empty())
-				bad("expected a list of IPv4 addresses");
-			else
-				for (const auto &el : *arr)
-					if (auto a = addr(el))
-						r.dcis.push_back(*a);
+			ipv4_addrs(node, key, r.dcis);
 		} else if (!dci && k == "line-mbps") {
 			if (auto n = count(HPCC_RATE_MAX / 125000))
 				r.cfg.line_rate = *n * 125000;
@@ -809,13 +821,7 @@ std::optional<MlccNsConf> Parser::mlcc_ns_role(uint32_t role, const toml::table 
 			bad("unknown option");
 		}
 	}
-	if (errors.size() != before)
-		return std::nullopt;
-	if (const std::string err = mlcc_ns_conf_error(r); !err.empty()) {
-		error(t, "[" + sect + "]: " + err);
-		return std::nullopt;
-	}
-	return r;
+	return role_checked(r, before, t, sect, mlcc_ns_conf_error(r));
 }
 
 // [mlcc]: the cgroup's program (cgroup, remote, rtt-d-us), and the
