@@ -30,12 +30,14 @@
 
 #include "lb.skel.h"
 #include "uno_lb.h"
+#include "prog_test.h"
 
 #include "frame_bytes.h"
 
 namespace {
 
 using namespace frame;
+using namespace progtest;
 
 constexpr uint16_t kSrcPort = 40000;
 constexpr uint16_t kDstPort = 9000;
@@ -250,10 +252,7 @@ protected:
 
 	void configure_only(const lb_cfg &c)
 	{
-		const uint32_t zero = 0;
-		ASSERT_EQ(bpf_map__update_elem(skel_->maps.lb_cfg, &zero, sizeof(zero), &c,
-					       sizeof(c), BPF_ANY),
-			  0);
+		map_put(skel_->maps.lb_cfg, uint32_t{ 0 }, c);
 	}
 
 	void configure(const lb_cfg &c, uint32_t override_mode = __LB_MODE_MAX,
@@ -264,23 +263,13 @@ protected:
 		k.proto = proto;
 		k.dport = htons(kDstPort);
 		const lb_policy_val v = { .mode_override = override_mode, .flags = flags };
-		ASSERT_EQ(bpf_map__update_elem(skel_->maps.lb_policy, &k, sizeof(k), &v,
-					       sizeof(v), BPF_ANY),
-			  0);
+		map_put(skel_->maps.lb_policy, k, v);
 	}
 
 	// Runs prog on the frame; returns what it made of it.
 	Bytes run(const bpf_program *prog, const Bytes &in, int want_ret = TC_ACT_OK)
 	{
-		Bytes out(in.size() + 64);
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in.data(),
-			    .data_out = out.data(), .data_size_in = static_cast<uint32_t>(in.size()),
-			    .data_size_out = static_cast<uint32_t>(out.size()), .repeat = 1);
-		EXPECT_EQ(bpf_prog_test_run_opts(bpf_program__fd(prog), &opts), 0)
-			<< std::strerror(errno);
-		EXPECT_EQ(static_cast<int>(opts.retval), want_ret);
-		out.resize(opts.data_size_out);
-		return out;
+		return progtest::run(prog, in, want_ret);
 	}
 
 	// A data frame through lb_egress: the EV it got, checked on the
@@ -329,18 +318,7 @@ protected:
 		EXPECT_EQ(run(prog, in), in);
 	}
 
-	uint64_t stat(uint32_t which)
-	{
-		const int ncpus = libbpf_num_possible_cpus();
-		std::vector<uint64_t> v(static_cast<size_t>(ncpus));
-		EXPECT_EQ(bpf_map__lookup_elem(skel_->maps.lb_stats, &which, sizeof(which),
-					       v.data(), v.size() * sizeof(uint64_t), 0),
-			  0);
-		uint64_t sum = 0;
-		for (uint64_t x : v)
-			sum += x;
-		return sum;
-	}
+	uint64_t stat(uint32_t which) { return percpu_sum(skel_->maps.lb_stats, which); }
 
 	static inline lb *skel_ = nullptr;
 	static inline int load_errno_ = 0;

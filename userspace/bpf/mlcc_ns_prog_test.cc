@@ -48,6 +48,7 @@
 
 #include "mlcc_ns.skel.h"
 #include "uno_mlcc.h"
+#include "prog_test.h"
 // Last: core_user.h's names (BIT, likely) are the kernel's.
 #include "core_types.h"
 #include "hpcc_core.h"
@@ -58,7 +59,7 @@
 namespace {
 
 using namespace frame;
-using Counts = std::vector<uint64_t>;
+using namespace progtest;
 
 constexpr uint32_t kSender = 0xc6336401;   // 198.51.100.1: the data's sender
 constexpr uint32_t kReceiver = 0xcb007102; // 203.0.113.2, in the other DC
@@ -98,35 +99,10 @@ constexpr Load kLoads[MLCC_SWINT_HOPS] = {
 // leaves as it is, the next filter's or the stack's.
 constexpr int kPass = TC_ACT_UNSPEC;
 
-bool ip_checksum_ok(const Bytes &b)
-{
-	return fold(sum16(b, kEthLen, kIp4Len)) == 0;
-}
-
-// The L4 checksum over its pseudo-header (RFC 793, 768).
-uint32_t pseudo_sum(const Bytes &b)
-{
-	return sum16(b, kEthLen + 12, 8) + b[kEthLen + 9] +
-	       static_cast<uint32_t>(b.size() - kL4);
-}
-
-bool l4_checksum_ok(const Bytes &b)
-{
-	return fold(sum16(b, kL4, b.size() - kL4, pseudo_sum(b))) == 0;
-}
-
 void put64(Bytes &b, size_t at, uint64_t v)
 {
 	put32(b, at, static_cast<uint32_t>(v >> 32));
 	put32(b, at + 4, static_cast<uint32_t>(v));
-}
-
-uint64_t mono_ns()
-{
-	timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000 +
-	       static_cast<uint64_t>(ts.tv_nsec);
 }
 
 // The record switch port j of the sender's DC stamped into a data option.
@@ -227,11 +203,6 @@ Bytes cleared(const Bytes &in, size_t off, const Bytes &out)
 	return b;
 }
 
-Bytes cut(const Bytes &b, size_t len)
-{
-	return Bytes(b.begin(), b.begin() + static_cast<long>(len));
-}
-
 // Port j's record at the end of round i of its load.
 uint64_t host_hop(unsigned j, uint64_t i)
 {
@@ -292,14 +263,6 @@ mlcc_ns_cfg config()
 	c.lan_addr = htonl(kLanAddr);
 	c.line_rate = kLineRate;
 	c.rtt_ns_ns = kRttNs;
-	return c;
-}
-
-// before, each of delta's counters that much higher.
-Counts plus(Counts c, std::initializer_list<std::pair<uint32_t, uint64_t>> delta)
-{
-	for (const auto &[which, n] : delta)
-		c[which] += n;
 	return c;
 }
 
@@ -364,114 +327,23 @@ protected:
 
 	void configure(const mlcc_ns_cfg &c)
 	{
-		const uint32_t zero = 0;
-		ASSERT_EQ(bpf_map__update_elem(skel_->maps.mlcc_ns_cfg, &zero, sizeof(zero), &c,
-					       sizeof(c), BPF_ANY),
-			  0);
+		map_put(skel_->maps.mlcc_ns_cfg, uint32_t{ 0 }, c);
 	}
 
 	void add_dci(uint32_t addr)
 	{
-		const __be32 key = htonl(addr);
-		const uint8_t one = 1;
-		ASSERT_EQ(bpf_map__update_elem(skel_->maps.mlcc_dcis, &key, sizeof(key), &one,
-					       sizeof(one), BPF_ANY),
-			  0);
+		map_put(skel_->maps.mlcc_dcis, htonl(addr), uint8_t{ 1 });
 	}
 
-	struct Run {
-		int err;	// of BPF_PROG_TEST_RUN: 0, or -errno
-		int ret;	// the program's verdict
-		Bytes out;	// the frame it left
-	};
-
-	// Runs prog on the frame, its skb marked `mark`.
-	Run try_run(const bpf_program *prog, const Bytes &in, uint32_t mark = 0)
-	{
-		Bytes out(in.size() + 256);
-		__sk_buff ctx = {};
-		ctx.mark = mark;
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in.data(),
-			    .data_out = out.data(), .data_size_in = static_cast<uint32_t>(in.size()),
-			    .data_size_out = static_cast<uint32_t>(out.size()), .repeat = 1);
-		if (mark) {
-			opts.ctx_in = &ctx;
-			opts.ctx_size_in = sizeof(ctx);
-		}
-		const int err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
-		out.resize(err ? 0 : opts.data_size_out);
-		return { err, static_cast<int>(opts.retval), out };
-	}
-
-	// Runs prog on the frame; returns what it made of it.
-	Bytes run(const bpf_program *prog, const Bytes &in, int want_ret, uint32_t mark = 0)
-	{
-		Run r = try_run(prog, in, mark);
-		EXPECT_EQ(r.err, 0) << std::strerror(-r.err);
-		EXPECT_EQ(r.ret, want_ret);
-		return r.out;
-	}
-
-	// Each cut of an IPv4 frame `whole` short of its last byte through
-	// prog, marked `mark`: BPF_PROG_TEST_RUN refuses (EINVAL) one shorter
-	// than its Ethernet and IPv4 headers, which the stack would not have
-	// taken either; the others must come back unchanged, with the
-	// verdict want(len).
-	template <typename Want>
-	void run_cuts(const bpf_program *prog, const Bytes &whole, Want want, uint32_t mark = 0)
-	{
-		for (size_t len = 0; len < whole.size(); len++) {
-			SCOPED_TRACE("cut at " + std::to_string(len));
-			const Bytes in = cut(whole, len);
-			const Run r = try_run(prog, in, mark);
-			if (len < kL4) {
-				EXPECT_EQ(r.err, -EINVAL);
-				continue;
-			}
-			EXPECT_EQ(r.err, 0) << std::strerror(-r.err);
-			EXPECT_EQ(r.ret, want(len));
-			EXPECT_EQ(r.out, in);
-		}
-	}
-
-	uint64_t stat(uint32_t which)
-	{
-		const int ncpus = libbpf_num_possible_cpus();
-		std::vector<uint64_t> v(static_cast<size_t>(ncpus));
-		EXPECT_EQ(bpf_map__lookup_elem(skel_->maps.mlcc_ns_stats, &which, sizeof(which),
-					       v.data(), v.size() * sizeof(uint64_t), 0),
-			  0);
-		uint64_t sum = 0;
-		for (uint64_t x : v)
-			sum += x;
-		return sum;
-	}
-
-	Counts counts()
-	{
-		Counts c;
-		for (uint32_t s = 0; s < __MLCC_NS_STAT_MAX; s++)
-			c.push_back(stat(s));
-		return c;
-	}
+	Counts counts() { return percpu_counts(skel_->maps.mlcc_ns_stats, __MLCC_NS_STAT_MAX); }
 
 	// The flow's near-source entry, if it has one.
 	bool entry(const mlcc_flow4 &key, mlcc_ns_entry *e)
 	{
-		return bpf_map__lookup_elem(skel_->maps.mlcc_ns_flows, &key, sizeof(key), e,
-					    sizeof(*e), 0) == 0;
+		return map_get(skel_->maps.mlcc_ns_flows, key, e);
 	}
 
-	size_t ns_flows()
-	{
-		size_t n = 0;
-		mlcc_flow4 k, next;
-		for (const void *prev = nullptr;
-		     !bpf_map__get_next_key(skel_->maps.mlcc_ns_flows, prev, &next, sizeof(next));
-		     prev = &k, n++)
-			k = next;
-		return n;
-	}
+	size_t ns_flows() { return map_keys<mlcc_flow4>(skel_->maps.mlcc_ns_flows); }
 
 	mlcc_ns *skel_ = nullptr;
 };
@@ -577,7 +449,7 @@ TEST_F(MlccNsProg, DciEgressLeavesOtherFramesAlone)
 		SCOPED_TRACE(what);
 		EXPECT_EQ(run(skel_->progs.mlcc_dci_egress, bytes, kPass), bytes);
 	}
-	run_cuts(skel_->progs.mlcc_dci_egress, seg_frame({}), [](size_t) { return kPass; });
+	expect_cuts(skel_->progs.mlcc_dci_egress, seg_frame({}), kL4, [](size_t) { return kPass; });
 	EXPECT_EQ(counts(), Counts(__MLCC_NS_STAT_MAX));
 }
 
@@ -684,8 +556,8 @@ TEST_F(MlccNsProg, DciBuildDropsWhatIsNoSegmentWithRecords)
 	for (const Bytes &in : frames)
 		EXPECT_EQ(run(skel_->progs.mlcc_dci_build, in, TC_ACT_SHOT, MLCC_SWINT_MARK), in);
 	const Bytes whole = seg_frame({});
-	run_cuts(skel_->progs.mlcc_dci_build, whole, [](size_t) { return TC_ACT_SHOT; },
-		 MLCC_SWINT_MARK);
+	expect_cuts(skel_->progs.mlcc_dci_build, whole, kL4, [](size_t) { return TC_ACT_SHOT; },
+		    MLCC_SWINT_MARK);
 	EXPECT_EQ(counts(), plus(Counts(__MLCC_NS_STAT_MAX),
 				 { { MLCC_NS_STAT_SWINT_BUILD_ERR, 3 + whole.size() - kL4 } }));
 }
@@ -716,10 +588,7 @@ protected:
 	// zeroed, no law yet.
 	void add_flow(const mlcc_flow4 &key)
 	{
-		const mlcc_ns_entry fresh = {};
-		ASSERT_EQ(bpf_map__update_elem(skel_->maps.mlcc_ns_flows, &key, sizeof(key), &fresh,
-					       sizeof(fresh), BPF_NOEXIST),
-			  0);
+		map_put(skel_->maps.mlcc_ns_flows, key, mlcc_ns_entry{}, BPF_NOEXIST);
 	}
 
 	// The data's flow's entry, as add_flow() made it, and the only one.
@@ -887,8 +756,8 @@ TEST_F(MlccNsHost, MalformedSwitchIntIsDropped)
 // payload, malformed. The entry untouched either way.
 TEST_F(MlccNsHost, TruncatedSwitchInts)
 {
-	run_cuts(skel_->progs.mlcc_host_swint, swint_frame(kLanAddr, swint_of(data_flow(), 0)),
-		 [](size_t len) { return len < kL4 + kUdpLen ? kPass : TC_ACT_SHOT; });
+	expect_cuts(skel_->progs.mlcc_host_swint, swint_frame(kLanAddr, swint_of(data_flow(), 0)),
+		    kL4, [](size_t len) { return len < kL4 + kUdpLen ? kPass : TC_ACT_SHOT; });
 	expect_untouched();
 	EXPECT_EQ(counts(), plus(Counts(__MLCC_NS_STAT_MAX),
 				 { { MLCC_NS_STAT_SWINT_MALFORMED, kSwLen - kL4 - kUdpLen } }));

@@ -39,6 +39,7 @@
 
 #include "reflex.skel.h"
 #include "uno_reflex.h"
+#include "prog_test.h"
 // Last: core_user.h's names (BIT, likely) are the kernel's.
 #include "reflex_core.h"
 #include "reflex_types.h"
@@ -48,7 +49,7 @@
 namespace {
 
 using namespace frame;
-using Counts = std::vector<uint64_t>;
+using namespace progtest;
 
 constexpr uint32_t kSender = 0xc6336401;   // 198.51.100.1: the data's sender
 constexpr uint32_t kReceiver = 0xcb007102; // 203.0.113.2
@@ -75,31 +76,6 @@ constexpr uint16_t kIpDf = 0x4000;
 // RFX_PASS of reflex.bpf.c: what a program returns for a frame it leaves
 // as it is, the next filter's or the stack's.
 constexpr int kPass = TC_ACT_UNSPEC;
-
-bool ip_checksum_ok(const Bytes &b)
-{
-	return fold(sum16(b, kEthLen, kIp4Len)) == 0;
-}
-
-// The L4 checksum over its pseudo-header (RFC 793, 768).
-uint32_t pseudo_sum(const Bytes &b)
-{
-	return sum16(b, kEthLen + 12, 8) + b[kEthLen + 9] +
-	       static_cast<uint32_t>(b.size() - kL4);
-}
-
-bool l4_checksum_ok(const Bytes &b)
-{
-	return fold(sum16(b, kL4, b.size() - kL4, pseudo_sum(b))) == 0;
-}
-
-uint64_t mono_ns()
-{
-	timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000 +
-	       static_cast<uint64_t>(ts.tv_nsec);
-}
 
 // The IP-ID stamp of time t (4.3).
 uint16_t stamp_at(uint64_t t, uint8_t k = kK)
@@ -160,11 +136,6 @@ Bytes seg_frame(const Seg &s)
 Bytes data_frame(uint64_t age)
 {
 	return seg_frame({ .id = aged(age) });
-}
-
-Bytes cut(const Bytes &b, size_t len)
-{
-	return Bytes(b.begin(), b.begin() + static_cast<long>(len));
 }
 
 // The data flow's key, network order, as nsf_egress makes it.
@@ -242,14 +213,6 @@ rfx_cfg config()
 	return c;
 }
 
-// before, each of delta's counters that much higher.
-Counts plus(Counts c, std::initializer_list<std::pair<uint32_t, uint64_t>> delta)
-{
-	for (const auto &[which, n] : delta)
-		c[which] += n;
-	return c;
-}
-
 // A TCP connection on 127.0.0.1 in the test's namespace: the client's
 // socket and the one the server accepted.
 struct Conn {
@@ -316,105 +279,20 @@ protected:
 
 	void configure(const rfx_cfg &c)
 	{
-		const uint32_t zero = 0;
-		ASSERT_EQ(bpf_map__update_elem(skel_->maps.rfx_cfg, &zero, sizeof(zero), &c,
-					       sizeof(c), BPF_ANY),
-			  0);
+		map_put(skel_->maps.rfx_cfg, uint32_t{ 0 }, c);
 	}
 
-	struct Run {
-		int err;	// of BPF_PROG_TEST_RUN: 0, or -errno
-		int ret;	// the program's verdict
-		Bytes out;	// the frame it left
-	};
+	uint64_t stat(uint32_t which) { return percpu_sum(skel_->maps.rfx_stats, which); }
 
-	// Runs prog on the frame, its skb marked `mark`.
-	Run try_run(const bpf_program *prog, const Bytes &in, uint32_t mark = 0)
-	{
-		Bytes out(in.size() + 256);
-		__sk_buff ctx = {};
-		ctx.mark = mark;
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in.data(),
-			    .data_out = out.data(), .data_size_in = static_cast<uint32_t>(in.size()),
-			    .data_size_out = static_cast<uint32_t>(out.size()), .repeat = 1);
-		if (mark) {
-			opts.ctx_in = &ctx;
-			opts.ctx_size_in = sizeof(ctx);
-		}
-		const int err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
-		out.resize(err ? 0 : opts.data_size_out);
-		return { err, static_cast<int>(opts.retval), out };
-	}
-
-	// Runs prog on the frame; returns what it made of it.
-	Bytes run(const bpf_program *prog, const Bytes &in, int want_ret, uint32_t mark = 0)
-	{
-		Run r = try_run(prog, in, mark);
-		EXPECT_EQ(r.err, 0) << std::strerror(-r.err);
-		EXPECT_EQ(r.ret, want_ret);
-		return r.out;
-	}
-
-	// Each cut of an IPv4 frame `whole` short of its last byte through
-	// prog: BPF_PROG_TEST_RUN refuses (EINVAL) one shorter than its
-	// Ethernet and IPv4 headers, which the stack would not have taken
-	// either; the others must come back unchanged, with the verdict
-	// want(len).
-	template <typename Want>
-	void run_cuts(const bpf_program *prog, const Bytes &whole, Want want)
-	{
-		for (size_t len = 0; len < whole.size(); len++) {
-			SCOPED_TRACE("cut at " + std::to_string(len));
-			const Bytes in = cut(whole, len);
-			const Run r = try_run(prog, in);
-			if (len < kL4) {
-				EXPECT_EQ(r.err, -EINVAL);
-				continue;
-			}
-			EXPECT_EQ(r.err, 0) << std::strerror(-r.err);
-			EXPECT_EQ(r.ret, want(len));
-			EXPECT_EQ(r.out, in);
-		}
-	}
-
-	uint64_t stat(uint32_t which)
-	{
-		const int ncpus = libbpf_num_possible_cpus();
-		std::vector<uint64_t> v(static_cast<size_t>(ncpus));
-		EXPECT_EQ(bpf_map__lookup_elem(skel_->maps.rfx_stats, &which, sizeof(which),
-					       v.data(), v.size() * sizeof(uint64_t), 0),
-			  0);
-		uint64_t sum = 0;
-		for (uint64_t x : v)
-			sum += x;
-		return sum;
-	}
-
-	Counts counts()
-	{
-		Counts c;
-		for (uint32_t s = 0; s < __RFX_STAT_MAX; s++)
-			c.push_back(stat(s));
-		return c;
-	}
+	Counts counts() { return percpu_counts(skel_->maps.rfx_stats, __RFX_STAT_MAX); }
 
 	// The flow's NSF entry, if it has one.
 	bool entry(const rfx_flow4 &key, nsf_entry *e)
 	{
-		return bpf_map__lookup_elem(skel_->maps.nsf_flows, &key, sizeof(key), e,
-					    sizeof(*e), 0) == 0;
+		return map_get(skel_->maps.nsf_flows, key, e);
 	}
 
-	size_t nsf_flows()
-	{
-		size_t n = 0;
-		rfx_flow4 k, next;
-		for (const void *prev = nullptr;
-		     !bpf_map__get_next_key(skel_->maps.nsf_flows, prev, &next, sizeof(next));
-		     prev = &k, n++)
-			k = next;
-		return n;
-	}
+	size_t nsf_flows() { return map_keys<rfx_flow4>(skel_->maps.nsf_flows); }
 
 	// A hot data segment through nsf_egress, opening its flow's episode.
 	Bytes open_episode()
@@ -426,11 +304,7 @@ protected:
 
 	void add_gateway(uint32_t addr)
 	{
-		const __be32 key = htonl(addr);
-		const uint8_t one = 1;
-		ASSERT_EQ(bpf_map__update_elem(skel_->maps.rfx_gateways, &key, sizeof(key), &one,
-					       sizeof(one), BPF_ANY),
-			  0);
+		map_put(skel_->maps.rfx_gateways, htonl(addr), uint8_t{ 1 });
 	}
 
 	// The socket's mailbox, created zeroed from user space as a CC
@@ -533,7 +407,7 @@ TEST_F(ReflexProg, StampLeavesOtherFramesAlone)
 	// keeps the stamp its pseudo-ACK is to echo.
 	const Bytes clone = seg_frame({});
 	EXPECT_EQ(run(skel_->progs.rfx_stamp, clone, kPass, RFX_PACK_MARK), clone);
-	run_cuts(skel_->progs.rfx_stamp, seg_frame({}), [](size_t) { return kPass; });
+	expect_cuts(skel_->progs.rfx_stamp, seg_frame({}), kL4, [](size_t) { return kPass; });
 	EXPECT_EQ(counts(), Counts(__RFX_STAT_MAX));
 }
 
@@ -726,7 +600,7 @@ TEST_F(ReflexProg, NsfSynAndPureAckMakeNoEntry)
 // counted, the frame passes.
 TEST_F(ReflexProg, NsfTruncatedFramesMakeNoEntry)
 {
-	run_cuts(skel_->progs.nsf_egress, data_frame(kHot), [](size_t) { return kPass; });
+	expect_cuts(skel_->progs.nsf_egress, data_frame(kHot), kL4, [](size_t) { return kPass; });
 	EXPECT_EQ(nsf_flows(), 0u);
 	EXPECT_EQ(counts(), Counts(__RFX_STAT_MAX));
 }
@@ -794,7 +668,7 @@ TEST_F(ReflexProg, NsfBuildMakesThePseudoAck)
 	// clone only the flow's key is read.
 	const Bytes clone = seg_frame({ .id = static_cast<uint16_t>(get16(data, kEthLen + 4) + 1),
 					.seq = 0x99887766 });
-	const Run r = try_run(skel_->progs.nsf_build, clone, RFX_PACK_MARK | 1);
+	const TestRun r = prog_run(skel_->progs.nsf_build, clone, RFX_PACK_MARK | 1);
 	ASSERT_EQ(r.err, 0) << std::strerror(-r.err);
 	// The verdict is the route's to the data's sender: bpf_redirect_neigh()
 	// (TC_ACT_REDIRECT; BPF_PROG_TEST_RUN does not redirect), counted
@@ -1030,7 +904,7 @@ TEST_F(ReflexFb, NoSocketOrNoMailboxIsNoFlow)
 TEST_F(ReflexFb, TruncatedPseudoAcks)
 {
 	const Bytes whole = pack(1, 3, aged(kRtt));
-	run_cuts(skel_->progs.rfx_fb, whole, [](size_t len) {
+	expect_cuts(skel_->progs.rfx_fb, whole, kL4, [](size_t len) {
 		return len < kL4 + kUdpLen ? kPass : TC_ACT_STOLEN;
 	});
 	expect_mailbox(mailbox(conn_.client), 0, 0, 0, 0);
