@@ -220,10 +220,15 @@ int mlcc_dci_egress(struct __sk_buff *skb)
 	if (off < 0)
 		return MLCC_PASS;
 	mlcc_ns_count(MLCC_NS_STAT_DCI_DATA);
-	/* the clone, with the records, to the LAN port's ingress */
+	/*
+	 * the clone, with the records, to the LAN port's ingress; not of a
+	 * GSO packet, whose clone would stay one (and its records are one
+	 * segment's), as Reflex's NSF answers none
+	 */
 	mark = skb->mark;
 	skb->mark = MLCC_SWINT_MARK;
-	if (bpf_clone_redirect(skb, cfg->lan_ifindex, BPF_F_INGRESS))
+	if (skb->gso_segs > 1 ||
+	    bpf_clone_redirect(skb, cfg->lan_ifindex, BPF_F_INGRESS))
 		mlcc_ns_count(MLCC_NS_STAT_DCI_CLONE_ERR);
 	skb->mark = mark;
 	if (mlcc_dci_clear(skb, &p, &o, off))

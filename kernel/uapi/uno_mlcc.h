@@ -156,7 +156,7 @@ struct mlcc_ns_info {
 /* The near-source roles' counters, per CPU, in mlcc_ns_stats. */
 enum mlcc_ns_stat {
 	MLCC_NS_STAT_DCI_DATA,		/* DCI_s: segments with records, to the WAN */
-	MLCC_NS_STAT_DCI_CLONE_ERR,	/* ... not cloned */
+	MLCC_NS_STAT_DCI_CLONE_ERR,	/* ... not cloned (or GSO: not answered) */
 	MLCC_NS_STAT_DCI_CLEARED,	/* ... their records cleared */
 	MLCC_NS_STAT_SWINT_BUILT,	/* ... a Switch-INT sent */
 	MLCC_NS_STAT_SWINT_BUILD_ERR,
