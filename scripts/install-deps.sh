@@ -10,7 +10,7 @@ qemu-system-x86 busybox-static
 iproute2 iperf3 ethtool tcpdump iputils-ping jq
 clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
 libmnl-dev libgtest-dev googletest libisal-dev libclang-rt-dev
-nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
+nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libns3-dev
 gnuplot-nox python3-docutils valgrind sparse linux-source-6.1
 "
 

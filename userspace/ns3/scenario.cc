@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "scenario.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "params.h"
+
+namespace uno_sim {
+namespace {
+
+const char *const kVariants[] = { "uno", "uno-nophantom", "dctcp", "cubic", "bbr" };
+
+bool known_variant(const std::string &v)
+{
+	for (const char *k : kVariants)
+		if (v == k)
+			return true;
+	return false;
+}
+
+template <typename T>
+bool get_uint(const toml::table &t, const char *key, T &out, bool required, std::string &err,
+	      const std::string &where)
+{
+	const toml::node *n = t.get(key);
+
+	if (!n) {
+		if (required)
+			err = where + ": '" + key + "' is missing";
+		return !required;
+	}
+	auto v = n->value<int64_t>();
+	if (!v || *v < 0 || static_cast<uint64_t>(*v) > static_cast<uint64_t>(T(~T(0)))) {
+		err = where + ": '" + key + "' must be a non-negative integer in range";
+		return false;
+	}
+	out = static_cast<T>(*v);
+	return true;
+}
+
+bool get_double(const toml::table &t, const char *key, double &out, std::string &err)
+{
+	const toml::node *n = t.get(key);
+
+	if (!n)
+		return true;
+	auto v = n->value<double>();
+	if (!v || *v < 0) {
+		err = std::string("'") + key + "' must be a non-negative number";
+		return false;
+	}
+	out = *v;
+	return true;
+}
+
+// [profile.NAME.uno]: the module's parameters by name or alias, checked
+// as unoctl checks them.
+bool parse_uno_params(const toml::table &t, Profile &p, std::string &err)
+{
+	for (const auto &[key, node] : t) {
+		auto v = node.value<double>();
+		std::string e;
+
+		if (!v) {
+			err = "profile." + p.name + ".uno." + std::string(key) + ": not a number";
+			return false;
+		}
+		auto pv = uno::scale_param("uno", key, *v, node.is_integer(), e);
+		if (!pv) {
+			err = "profile." + p.name + ".uno: " + e;
+			return false;
+		}
+		p.uno_params.emplace_back(pv->name, pv->value);
+	}
+	return true;
+}
+
+bool parse_profile(const std::string &name, const toml::table &t, Profile &p, std::string &err)
+{
+	const std::string where = "profile." + name;
+
+	p.name = name;
+	if (!get_uint(t, "rate_mbps", p.rate_mbps, true, err, where) ||
+	    !get_uint(t, "mtu", p.mtu, true, err, where) ||
+	    !get_uint(t, "intra_rtt_us", p.intra_rtt_us, true, err, where) ||
+	    !get_uint(t, "inter_rtt_us", p.inter_rtt_us, true, err, where) ||
+	    !get_uint(t, "buffer_bytes", p.buffer_bytes, true, err, where) ||
+	    !get_uint(t, "kmin_bytes", p.kmin_bytes, false, err, where) ||
+	    !get_uint(t, "kmax_bytes", p.kmax_bytes, false, err, where) ||
+	    !get_uint(t, "flow_bytes", p.flow_bytes, false, err, where))
+		return false;
+	if (!p.rate_mbps || p.mtu < 576 || p.mtu > 65535 || !p.intra_rtt_us ||
+	    p.inter_rtt_us < p.intra_rtt_us || !p.buffer_bytes) {
+		err = where + ": needs rate_mbps > 0, mtu 576..65535, 0 < intra_rtt_us <= inter_rtt_us, buffer_bytes > 0";
+		return false;
+	}
+	if (!p.kmin_bytes && !p.kmax_bytes) {
+		p.kmin_bytes = p.buffer_bytes / 4;
+		p.kmax_bytes = p.buffer_bytes / 4 * 3;
+	}
+	if (p.kmin_bytes > p.kmax_bytes || p.kmax_bytes > p.buffer_bytes) {
+		err = where + ": needs kmin_bytes <= kmax_bytes <= buffer_bytes";
+		return false;
+	}
+	if (const toml::table *u = t["uno"].as_table())
+		return parse_uno_params(*u, p, err);
+	return true;
+}
+
+bool parse_flows(const toml::array &a, Scenario &s, std::string &err)
+{
+	for (const toml::node &n : a) {
+		const toml::table *t = n.as_table();
+		FlowGroup g;
+
+		if (!t) {
+			err = "flows: every entry must be a table";
+			return false;
+		}
+		auto cls = (*t)["class"].value<std::string>();
+		if (cls == "intra")
+			g.cls = FlowClass::Intra;
+		else if (cls == "inter")
+			g.cls = FlowClass::Inter;
+		else {
+			err = "flows: class must be \"intra\" or \"inter\"";
+			return false;
+		}
+		if (!get_uint(*t, "count", g.count, false, err, "flows") )
+			return false;
+		if (!g.count || g.count > 1024) {
+			err = "flows: count must be 1..1024";
+			return false;
+		}
+		s.flows.push_back(g);
+	}
+	if (s.flows.empty()) {
+		err = "no [[flows]]";
+		return false;
+	}
+	return true;
+}
+
+} // namespace
+
+const char *class_name(FlowClass c)
+{
+	return c == FlowClass::Intra ? "intra" : "inter";
+}
+
+const Profile *Scenario::profile(const std::string &n) const
+{
+	for (const Profile &p : profiles)
+		if (p.name == n)
+			return &p;
+	return nullptr;
+}
+
+std::optional<Scenario> parse_scenario(const std::string &text, std::string &err)
+{
+	toml::table t;
+	Scenario s;
+
+	try {
+		t = toml::parse(text);
+	} catch (const toml::parse_error &e) {
+		err = std::string(e.description());
+		return std::nullopt;
+	}
+	s.name = t["name"].value_or(std::string());
+	s.description = t["description"].value_or(std::string());
+	if (s.name.empty()) {
+		err = "'name' is missing";
+		return std::nullopt;
+	}
+	if (const toml::array *v = t["variants"].as_array()) {
+		for (const toml::node &n : *v) {
+			auto name = n.value<std::string>();
+			if (!name || !known_variant(*name)) {
+				err = "variants: unknown variant (known: uno, uno-nophantom, dctcp, cubic, bbr)";
+				return std::nullopt;
+			}
+			s.variants.push_back(*name);
+		}
+	}
+	if (!get_double(t, "warmup_inter_rtts", s.warmup_inter_rtts, err) ||
+	    !get_double(t, "window_inter_rtts", s.window_inter_rtts, err) ||
+	    !get_double(t, "sample_inter_rtts", s.sample_inter_rtts, err))
+		return std::nullopt;
+	if (s.sample_inter_rtts <= 0) {
+		err = "'sample_inter_rtts' must be > 0";
+		return std::nullopt;
+	}
+	const toml::array *flows = t["flows"].as_array();
+	if (!flows) {
+		err = "no [[flows]]";
+		return std::nullopt;
+	}
+	if (!parse_flows(*flows, s, err))
+		return std::nullopt;
+	if (const toml::table *profs = t["profile"].as_table()) {
+		for (const auto &[name, node] : *profs) {
+			Profile p;
+			if (!node.as_table()) {
+				err = "profile." + std::string(name) + " must be a table";
+				return std::nullopt;
+			}
+			if (!parse_profile(std::string(name), *node.as_table(), p, err))
+				return std::nullopt;
+			s.profiles.push_back(std::move(p));
+		}
+	}
+	if (s.profiles.empty()) {
+		err = "no [profile.NAME]";
+		return std::nullopt;
+	}
+	return s;
+}
+
+std::optional<Scenario> load_scenario(const std::string &path, std::string &err)
+{
+	std::ifstream in(path);
+	std::stringstream ss;
+
+	if (!in) {
+		err = path + ": cannot open";
+		return std::nullopt;
+	}
+	ss << in.rdbuf();
+	auto s = parse_scenario(ss.str(), err);
+	if (!s)
+		err = path + ": " + err;
+	return s;
+}
+
+} // namespace uno_sim

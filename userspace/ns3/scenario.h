@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// A scenario as data (userspace/ns3/scenarios/*.toml): the flows, the
+// measurement window and, per profile, the fabric's scale, one file for
+// the paper's scale and the VM's.
+#ifndef UNO_NS3_SCENARIO_H
+#define UNO_NS3_SCENARIO_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace uno_sim {
+
+enum class FlowClass { Intra, Inter };
+
+struct FlowGroup {
+	FlowClass cls;
+	uint32_t count = 1;
+};
+
+// One scale of the dumbbell: C, the propagation RTTs of the two paths,
+// the bottleneck's buffer, the baselines' ECN ramp (RED 25/75 % of the
+// buffer unless given) and the uno module's parameters.
+struct Profile {
+	std::string name;
+	uint64_t rate_mbps = 0;
+	uint32_t mtu = 0;
+	uint32_t intra_rtt_us = 0;
+	uint32_t inter_rtt_us = 0;
+	uint32_t buffer_bytes = 0;
+	uint32_t kmin_bytes = 0;
+	uint32_t kmax_bytes = 0;
+	uint64_t flow_bytes = 0; // 0: flows run until the window ends
+	std::vector<std::pair<std::string, uint32_t>> uno_params;
+};
+
+struct Scenario {
+	std::string name;
+	std::string description;
+	std::vector<std::string> variants;
+	std::vector<FlowGroup> flows;
+	double warmup_inter_rtts = 0;
+	double window_inter_rtts = 0;	// 0: until the first flow ends
+	double sample_inter_rtts = 10;
+	std::vector<Profile> profiles;
+
+	const Profile *profile(const std::string &name) const;
+};
+
+// The scenario in @path, or nothing and @err set.
+std::optional<Scenario> load_scenario(const std::string &path, std::string &err);
+std::optional<Scenario> parse_scenario(const std::string &text, std::string &err);
+
+const char *class_name(FlowClass c);
+
+} // namespace uno_sim
+
+#endif

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include <ns3/applications-module.h>
+#include <ns3/core-module.h>
+#include <ns3/internet-module.h>
+#include <ns3/network-module.h>
+#include <ns3/point-to-point-module.h>
+#include <ns3/traffic-control-module.h>
+
+#include "sim.h"
+// After nlohmann/json and ns-3: core_user.h's macros.
+#include "phantom_queue_disc.h"
+#include "tcp_uno.h"
+
+using namespace ns3;
+using nlohmann::json;
+
+namespace uno_sim {
+namespace {
+
+constexpr uint16_t kBasePort = 5000;
+constexpr uint32_t kTcpHeaders = 40; // IPv4 20, TCP 20
+constexpr uint32_t kAccessX = 10;
+
+struct Flow {
+	FlowClass cls;
+	Ptr<PacketSink> sink;
+	uint64_t bytes = 0;	// 0: runs until the window ends
+	Time end;		// zero until every byte arrived
+};
+
+struct Run {
+	Run(const Scenario &scn, const Profile &prof, const std::string &v) : s(scn), p(prof), variant(v)
+	{
+	}
+
+	const Scenario &s;
+	const Profile &p;
+	std::string variant;
+	std::vector<Flow> flows;
+	Ptr<PhantomQueueDisc> port;
+	std::vector<std::pair<double, std::vector<double>>> rates; // t, Mbit/s per flow
+	std::vector<uint64_t> last_rx;
+	std::vector<uint32_t> backlog;	// sampled in the window
+	Time t0, t1;		// the window; t1 zero until it ends
+	uint64_t rx_t0 = 0, rx_t1 = 0;
+	Time empty_t0, empty_t1;
+	uint32_t done = 0;
+};
+
+Time inter_rtts(const Profile &p, double n)
+{
+	return MicroSeconds(static_cast<int64_t>(std::llround(n * p.inter_rtt_us)));
+}
+
+TypeId socket_type(const std::string &variant)
+{
+	if (variant.rfind("uno", 0) == 0)
+		return TcpUno::GetTypeId();
+	if (variant == "dctcp")
+		return TcpDctcp::GetTypeId();
+	if (variant == "bbr")
+		return TcpBbr::GetTypeId();
+	return TcpCubic::GetTypeId();
+}
+
+// Linux's defaults where ns-3's differ, for every variant alike.
+void tcp_defaults(const Profile &p, const std::string &variant)
+{
+	Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(socket_type(variant)));
+	Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(p.mtu - kTcpHeaders));
+	Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
+	Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1u << 28));
+	Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1u << 28));
+	// One ACK per segment: each echoes its own CE (DCTCP's echo, exact).
+	Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
+	Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
+	// ns-3 measures RTT from its timestamps in ms when they are on, from
+	// its send times (ns) when off; Linux from its send times (us).
+	Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+	Config::SetDefault("ns3::TcpSocketState::MaxPacingRate",
+			   DataRateValue(DataRate(p.rate_mbps * 1000000 * 4)));
+	Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(variant == "bbr"));
+	// The RTT "sample" ns-3 hands the CC is its estimator's output: with
+	// Alpha 1 it is the sample (tcp_uno.cc keeps srtt itself).
+	Config::SetDefault("ns3::RttMeanDeviation::Alpha", DoubleValue(1.0));
+	// Device queues one packet long: the backlog waits in the qdisc.
+	Config::SetDefault("ns3::DropTailQueue<Packet>::MaxSize", QueueSizeValue(QueueSize("1p")));
+	// tb_cc_profile: C and the intra-DC RTT are the fabric's, always.
+	TcpUno::SetParam("link_rate_mbps", p.rate_mbps);
+	TcpUno::SetParam("intra_rtt_us", p.intra_rtt_us);
+	for (const auto &[name, value] : p.uno_params)
+		TcpUno::SetParam(name, value);
+}
+
+// lib_eval.sh ev_begin: uno's port marks on the phantom queue only (its
+// real ramp at the limit never marks); the baselines' on the real queue.
+TrafficControlHelper bottleneck_qdisc(const Profile &p, const std::string &variant)
+{
+	TrafficControlHelper tch;
+	uint64_t pq = phantom_size(p);
+	bool phantom = variant == "uno";
+	bool ramp = variant != "uno";
+
+	tch.SetRootQueueDisc("ns3::PhantomQueueDisc", "Rate",
+			     DataRateValue(DataRate(p.rate_mbps * 1000000)), "Limit",
+			     UintegerValue(p.buffer_bytes), "EcnMin",
+			     UintegerValue(ramp ? p.kmin_bytes : p.buffer_bytes), "EcnMax",
+			     UintegerValue(ramp ? p.kmax_bytes : p.buffer_bytes), "PhantomRate",
+			     UintegerValue(900000), "PhantomSize", UintegerValue(phantom ? pq : 0),
+			     "PhantomMin", UintegerValue(pq * 2 / 100), "PhantomMax",
+			     UintegerValue(pq * 60 / 100));
+	return tch;
+}
+
+NetDeviceContainer link(Node *a, Node *b, const Profile &p, Time delay, uint32_t rate_x)
+{
+	PointToPointHelper p2p;
+
+	p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(p.rate_mbps * 1000000 * rate_x)));
+	p2p.SetDeviceAttribute("Mtu", UintegerValue(p.mtu));
+	p2p.SetChannelAttribute("Delay", TimeValue(delay));
+	return p2p.Install(a, b);
+}
+
+uint64_t total_rx(const Run &r)
+{
+	uint64_t rx = 0;
+
+	for (const Flow &f : r.flows)
+		rx += f.sink->GetTotalRx();
+	return rx;
+}
+
+void window_start(Run *r)
+{
+	r->rx_t0 = total_rx(*r);
+	r->empty_t0 = r->port->EmptyTime();
+}
+
+void window_end(Run *r)
+{
+	if (!r->t1.IsZero())
+		return;
+	r->t1 = Simulator::Now();
+	r->rx_t1 = total_rx(*r);
+	r->empty_t1 = r->port->EmptyTime();
+}
+
+// A flow of a size ends the window when it is the first to end (unless
+// the scenario gives a window), and the run when it is the last.
+void on_rx(Run *r, uint32_t i, Ptr<const Packet>, const Address &)
+{
+	Flow &f = r->flows[i];
+
+	if (f.bytes && f.end.IsZero() && f.sink->GetTotalRx() >= f.bytes) {
+		f.end = Simulator::Now();
+		if (r->s.window_inter_rtts <= 0 && f.end >= r->t0)
+			window_end(r);
+		if (++r->done == r->flows.size())
+			Simulator::Stop();
+	}
+}
+
+void sample_rates(Run *r, Time every)
+{
+	std::vector<double> mbps;
+
+	for (size_t i = 0; i < r->flows.size(); i++) {
+		uint64_t rx = r->flows[i].sink->GetTotalRx();
+		mbps.push_back((rx - r->last_rx[i]) * 8.0 / every.GetSeconds() / 1e6);
+		r->last_rx[i] = rx;
+	}
+	r->rates.emplace_back(Simulator::Now().GetSeconds(), std::move(mbps));
+	Simulator::Schedule(every, &sample_rates, r, every);
+}
+
+void sample_backlog(Run *r, Time every)
+{
+	Time now = Simulator::Now();
+
+	if (now >= r->t0 && (r->t1.IsZero() || now <= r->t1))
+		r->backlog.push_back(r->port->GetNBytes());
+	Simulator::Schedule(every, &sample_backlog, r, every);
+}
+
+// Builds the dumbbell: each sender's link carries its path's propagation
+// delay less the ToR-receiver hop's, so that the two RTTs are the
+// profile's (serialisation adds one packet time per hop, as on the VM).
+// The senders' links run at kAccessX x C, as the VM's senders are
+// unshaped veths: the ToR's port is the one bottleneck, and a sender's
+// own queue (pfifo_fast's 1000 packets) stays empty.
+void build(Run &r, NodeContainer &senders, Ptr<Node> &receiver)
+{
+	const Profile &p = r.p;
+	Time hop = MicroSeconds(p.intra_rtt_us) / 4;
+	NodeContainer tor, rcv;
+	InternetStackHelper stack;
+	TrafficControlHelper fifo;
+	Ipv4AddressHelper addr;
+	std::vector<NetDeviceContainer> links;
+
+	tor.Create(1);
+	rcv.Create(1);
+	receiver = rcv.Get(0);
+	for (const FlowGroup &g : r.s.flows)
+		for (uint32_t i = 0; i < g.count; i++)
+			r.flows.push_back({ g.cls, nullptr, p.flow_bytes, Time() });
+	senders.Create(r.flows.size());
+	stack.InstallAll();
+	for (size_t i = 0; i < r.flows.size(); i++) {
+		Time d = r.flows[i].cls == FlowClass::Intra ?
+				 hop :
+				 MicroSeconds(p.inter_rtt_us) / 2 - hop;
+		links.push_back(
+			link(PeekPointer(senders.Get(i)), PeekPointer(tor.Get(0)), p, d, kAccessX));
+	}
+	NetDeviceContainer down = link(PeekPointer(tor.Get(0)), PeekPointer(receiver), p, hop, 1);
+	fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("1000p"));
+	for (NetDeviceContainer &l : links)
+		fifo.Install(l);
+	fifo.Install(down.Get(1));
+	r.port = DynamicCast<PhantomQueueDisc>(
+		bottleneck_qdisc(p, r.variant).Install(down.Get(0)).Get(0));
+	addr.SetBase("10.0.0.0", "255.255.255.0");
+	for (NetDeviceContainer &l : links) {
+		addr.Assign(l);
+		addr.NewNetwork();
+	}
+	Ipv4InterfaceContainer rif = addr.Assign(down);
+	Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+	for (size_t i = 0; i < r.flows.size(); i++) {
+		uint16_t port = kBasePort + i;
+		PacketSinkHelper sink("ns3::TcpSocketFactory",
+				      InetSocketAddress(Ipv4Address::GetAny(), port));
+		BulkSendHelper src("ns3::TcpSocketFactory",
+				   InetSocketAddress(rif.GetAddress(1), port));
+
+		r.flows[i].sink = DynamicCast<PacketSink>(sink.Install(receiver).Get(0));
+		r.flows[i].sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&on_rx, &r, i));
+		src.SetAttribute("MaxBytes", UintegerValue(p.flow_bytes));
+		src.SetAttribute("SendSize", UintegerValue(1 << 16));
+		src.Install(senders.Get(i)).Start(Seconds(0));
+	}
+}
+
+double jain(const std::vector<double> &x)
+{
+	double sum = 0, sq = 0;
+
+	for (double v : x) {
+		sum += v;
+		sq += v * v;
+	}
+	return sq > 0 ? sum * sum / (x.size() * sq) : 1.0;
+}
+
+double percentile(std::vector<uint32_t> v, double pct)
+{
+	if (v.empty())
+		return 0;
+	std::sort(v.begin(), v.end());
+	return v[static_cast<size_t>(std::llround((v.size() - 1) * pct / 100))];
+}
+
+// The fairness window's samples: those that end in [t0, t1].
+void fairness(const Run &r, json &m)
+{
+	std::vector<double> jains;
+	double intra = 0, inter = 0;
+	uint32_t n_intra = 0, n_inter = 0;
+	double span = r.s.sample_inter_rtts * r.p.inter_rtt_us / 1e6;
+
+	for (const auto &[t, mbps] : r.rates) {
+		if (t - span < r.t0.GetSeconds() - 1e-9 || t > r.t1.GetSeconds() + 1e-9)
+			continue;
+		jains.push_back(jain(mbps));
+		for (size_t i = 0; i < mbps.size(); i++) {
+			bool is_intra = r.flows[i].cls == FlowClass::Intra;
+			(is_intra ? intra : inter) += mbps[i];
+			(is_intra ? n_intra : n_inter)++;
+		}
+	}
+	m["samples"] = jains.size();
+	m["jain_mean"] = jains.empty() ? json() : json(std::accumulate(jains.begin(), jains.end(), 0.0) / jains.size());
+	if (n_intra && n_inter) {
+		m["intra_mbps"] = intra / n_intra;
+		m["inter_mbps"] = inter / n_inter;
+		m["intra_over_inter"] = inter > 0 ? json((intra / n_intra) / (inter / n_inter)) : json();
+	}
+}
+
+json metrics(const Run &r)
+{
+	json m;
+	double span = (r.t1 - r.t0).GetSeconds();
+	double goodput = span > 0 ? (r.rx_t1 - r.rx_t0) * 8.0 / span / 1e6 : 0;
+	QueueDisc::Stats st = r.port->GetStats();
+	Time empty = r.empty_t1 - r.empty_t0;
+
+	m["goodput_mbps"] = goodput;
+	m["utilisation"] = goodput / r.p.rate_mbps;
+	m["drops"] = st.nTotalDroppedPackets;
+	m["marks"] = st.nTotalMarkedPackets;
+	m["marks_phantom"] = st.GetNMarkedPackets(PhantomQueueDisc::kPhantomMark);
+	m["backlog_p50_bytes"] = percentile(r.backlog, 50);
+	m["backlog_p99_bytes"] = percentile(r.backlog, 99);
+	m["backlog_empty_fraction"] = span > 0 ? empty.GetSeconds() / span : 0;
+	if (r.flows.size() > 1)
+		fairness(r, m);
+	if (r.p.flow_bytes) {
+		Time last;
+		for (const Flow &f : r.flows)
+			last = std::max(last, f.end);
+		double ideal = r.flows.size() * r.p.flow_bytes * 8.0 / (r.p.rate_mbps * 1e6);
+		m["ideal_fct_s"] = ideal;
+		m["max_fct_s"] = r.done == r.flows.size() ? json(last.GetSeconds()) : json();
+		m["fct_over_ideal"] = r.done == r.flows.size() ? json(last.GetSeconds() / ideal) : json();
+		m["flows_completed"] = r.done;
+	}
+	return m;
+}
+
+json flows_json(const Run &r)
+{
+	json a = json::array();
+
+	for (size_t i = 0; i < r.flows.size(); i++) {
+		const Flow &f = r.flows[i];
+		a.push_back({ { "id", i },
+			      { "class", class_name(f.cls) },
+			      { "bytes", f.sink->GetTotalRx() },
+			      { "ok", !f.bytes || !f.end.IsZero() },
+			      { "fct_us", f.end.IsZero() ? json() : json(f.end.GetMicroSeconds()) } });
+	}
+	return a;
+}
+
+json rates_json(const Run &r)
+{
+	json a = json::array();
+
+	for (const auto &[t, mbps] : r.rates)
+		a.push_back({ { "t", t }, { "r", mbps } });
+	return a;
+}
+
+} // namespace
+
+uint64_t phantom_size(const Profile &p)
+{
+	return p.rate_mbps * 125 * p.inter_rtt_us / 1000;
+}
+
+json run_variant(const Scenario &s, const Profile &p, const std::string &variant, uint32_t seed,
+		 RunCost *cost)
+{
+	Run r(s, p, variant);
+	NodeContainer senders;
+	Ptr<Node> receiver;
+	Time sample = inter_rtts(p, s.sample_inter_rtts);
+	auto wall0 = std::chrono::steady_clock::now();
+	uint64_t events0 = Simulator::GetEventCount();
+
+	RngSeedManager::SetSeed(1);
+	RngSeedManager::SetRun(seed);
+	tcp_defaults(p, variant);
+	build(r, senders, receiver);
+	r.port->AssignStreams(seed);
+	r.last_rx.assign(r.flows.size(), 0);
+	r.t0 = inter_rtts(p, s.warmup_inter_rtts);
+	Simulator::Schedule(r.t0, &window_start, &r);
+	Simulator::Schedule(sample, &sample_rates, &r, sample);
+	Simulator::Schedule(MicroSeconds(p.intra_rtt_us), &sample_backlog, &r,
+			    MicroSeconds(p.intra_rtt_us));
+	if (s.window_inter_rtts > 0) {
+		Time end = r.t0 + inter_rtts(p, s.window_inter_rtts);
+		Simulator::Schedule(end, &window_end, &r);
+		Simulator::Stop(end);
+	} else {
+		// Flows of a size: run until all end, at most 4 x the ideal.
+		Simulator::Stop(Seconds(4.0 * r.flows.size() * p.flow_bytes * 8 / (p.rate_mbps * 1e6)) +
+				r.t0);
+	}
+	Simulator::Run();
+	window_end(&r);
+
+	json v = { { "variant", variant },
+		   { "cc", { { "intra", socket_type(variant).GetName() },
+			     { "inter", socket_type(variant).GetName() } } },
+		   { "t0", r.t0.GetSeconds() },
+		   { "t1", r.t1.GetSeconds() },
+		   { "metrics", metrics(r) },
+		   { "flows", flows_json(r) },
+		   { "rates", rates_json(r) } };
+	if (cost) {
+		cost->sim_s = Simulator::Now().GetSeconds();
+		cost->events = Simulator::GetEventCount() - events0;
+		cost->wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+	}
+	Simulator::Destroy();
+	return v;
+}
+
+json scenario_json(const Scenario &s, const Profile &p, json variants)
+{
+	return { { "scenario", s.name },
+		 { "description", s.description },
+		 { "profile", "ns3-" + p.name },
+		 { "engine", "ns-3" },
+		 { "rate_mbps", p.rate_mbps },
+		 { "intra_rtt_us", p.intra_rtt_us },
+		 { "inter_rtt_us", p.inter_rtt_us },
+		 { "buffer_bytes", p.buffer_bytes },
+		 { "phantom_size_bytes", phantom_size(p) },
+		 { "variants", std::move(variants) } };
+}
+
+} // namespace uno_sim

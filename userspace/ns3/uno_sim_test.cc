@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The ns-3 host: scenario files refused with a reason, and reduced runs
+// of the scenarios whose outcome the evaluation checks (uno.md 8.3).
+#include <gtest/gtest.h>
+#include <ns3/core-module.h>
+#include <ns3/internet-module.h>
+#include <ns3/traffic-control-module.h>
+
+#include "sim.h"
+// After gtest, nlohmann/json and ns-3: core_user.h's macros.
+#include "phantom_queue_disc.h"
+#include "tcp_uno.h"
+
+using namespace ns3;
+
+namespace uno_sim {
+namespace {
+
+Scenario load(const char *name)
+{
+	std::string err;
+	auto s = load_scenario(std::string(UNO_SCENARIOS) + "/" + name, err);
+
+	EXPECT_TRUE(s) << err;
+	return s ? *s : Scenario{};
+}
+
+TEST(Scenario, FilesLoad)
+{
+	for (const char *f : { "n2.toml", "n6.toml" }) {
+		Scenario s = load(f);
+		ASSERT_TRUE(s.profile("paper")) << f;
+		ASSERT_TRUE(s.profile("vm")) << f;
+		EXPECT_EQ(s.profile("paper")->rate_mbps, 100000u);
+		// RED's 25/75 % of the buffer where the file gives no ramp.
+		EXPECT_EQ(s.profile("paper")->kmin_bytes, 250000u);
+		EXPECT_EQ(s.profile("paper")->kmax_bytes, 750000u);
+	}
+}
+
+TEST(Scenario, BadFilesRefused)
+{
+	const char *base = "name = \"x\"\nwindow_inter_rtts = 10\n[[flows]]\nclass = \"inter\"\n"
+			   "[profile.a]\nrate_mbps = 100\nmtu = 1500\nintra_rtt_us = 10\n"
+			   "inter_rtt_us = 100\nbuffer_bytes = 100000\n";
+	struct {
+		std::string extra;
+		const char *why;
+	} bad[] = {
+		{ "variants = [\"reno\"]\n", "unknown variant" },
+		{ "[profile.b]\nrate_mbps = 100\n", "'mtu' is missing" },
+		{ "[profile.b]\nrate_mbps = 1\nmtu = 100\nintra_rtt_us = 1\ninter_rtt_us = 1\nbuffer_bytes = 1\n",
+		  "mtu 576..65535" },
+		{ "[profile.b]\nrate_mbps = 1\nmtu = 1500\nintra_rtt_us = 10\ninter_rtt_us = 1\nbuffer_bytes = 1\n",
+		  "intra_rtt_us <= inter_rtt_us" },
+		{ "[profile.a.uno]\nalpha_ppm = 0\n", "profile.a.uno" },
+		{ "[profile.a.uno]\nno_such = 1\n", "no parameter 'no_such'" },
+		{ "[[flows]]\nclass = \"wan\"\n", "class must be" },
+		{ "[[flows]]\nclass = \"intra\"\ncount = 0\n", "count must be" },
+		{ "sample_inter_rtts = 0\n", "must be > 0" },
+		{ "[profile.c]\nrate_mbps = 10\nmtu = 1500\nintra_rtt_us = 10\ninter_rtt_us = 100\n"
+		  "buffer_bytes = 1000\nkmin_bytes = 900\nkmax_bytes = 800\n",
+		  "kmin_bytes <= kmax_bytes" },
+	};
+	std::string err;
+
+	// TOML puts a key after a table header into that table: the extra
+	// top-level keys go first.
+	ASSERT_TRUE(parse_scenario(base, err)) << err;
+	for (const auto &b : bad) {
+		bool top = b.extra[0] != '[';
+		std::string text = top ? b.extra + base : std::string(base) + b.extra;
+
+		err.clear();
+		EXPECT_FALSE(parse_scenario(text, err)) << b.extra;
+		EXPECT_NE(err.find(b.why), std::string::npos) << err;
+	}
+	EXPECT_FALSE(parse_scenario("name = ", err));
+	EXPECT_FALSE(load_scenario("/nonexistent.toml", err));
+	EXPECT_NE(err.find("cannot open"), std::string::npos);
+}
+
+// One ECT(0) datagram of @len bytes with its IPv4 header, as the port
+// sees it (the item's size is the header's and the payload's).
+Ptr<QueueDiscItem> datagram(uint32_t len)
+{
+	Ipv4Header h;
+
+	h.SetPayloadSize(len - 20);
+	h.SetEcn(Ipv4Header::ECN_ECT0);
+	return Create<Ipv4QueueDiscItem>(Create<Packet>(len - 20), Address(), 0, h);
+}
+
+bool is_ce(Ptr<QueueDiscItem> item)
+{
+	return DynamicCast<Ipv4QueueDiscItem>(item)->GetHeader().GetEcn() == Ipv4Header::ECN_CE;
+}
+
+// The port's law on a hand-worked trace (Uno Sec. 4.1.3): a line rate of
+// 8 Mbit/s (10^6 B/s), the phantom draining at half of it (500 B per ms),
+// its ramp a step at 6000 B (marks above), the real ramp off (at the
+// limit, 5000 B). Eight 1000-byte datagrams arrive at t = 0: five are
+// queued, three dropped, and the counter holds all eight (8000 B). The
+// five leave at 1..5 ms, the counter then at 7500, 7000, 6500, 6000 and
+// 5500 B: the first three are marked, the phantom's marks all.
+TEST(PhantomQueueDisc, HandWorkedTrace)
+{
+	Ptr<PhantomQueueDisc> q = CreateObject<PhantomQueueDisc>();
+	std::vector<bool> ce;
+
+	q->SetAttribute("Rate", DataRateValue(DataRate("8Mbps")));
+	q->SetAttribute("Limit", UintegerValue(5000));
+	q->SetAttribute("EcnMin", UintegerValue(5000));
+	q->SetAttribute("EcnMax", UintegerValue(5000));
+	q->SetAttribute("PhantomRate", UintegerValue(500000));
+	q->SetAttribute("PhantomSize", UintegerValue(20000));
+	q->SetAttribute("PhantomMin", UintegerValue(6000));
+	q->SetAttribute("PhantomMax", UintegerValue(6000));
+	q->Initialize();
+	for (int i = 0; i < 8; i++)
+		q->Enqueue(datagram(1000));
+	EXPECT_EQ(q->GetNBytes(), 5000u);
+	EXPECT_EQ(q->PhantomBytes(), 8000u);
+	for (int ms = 1; ms <= 5; ms++)
+		Simulator::Schedule(MilliSeconds(ms), [&] { ce.push_back(is_ce(q->Dequeue())); });
+	Simulator::Stop(MilliSeconds(7));
+	Simulator::Run();
+	EXPECT_EQ(ce, (std::vector<bool>{ true, true, true, false, false }));
+	QueueDisc::Stats st = q->GetStats();
+	EXPECT_EQ(st.GetNDroppedPackets(PhantomQueueDisc::kLimitDrop), 3u);
+	EXPECT_EQ(st.GetNMarkedPackets(PhantomQueueDisc::kPhantomMark), 3u);
+	EXPECT_EQ(st.GetNMarkedPackets(PhantomQueueDisc::kRealMark), 0u);
+	// Queued from 0 to the last departure at 5 ms, empty since.
+	EXPECT_EQ(q->EmptyTime(), MilliSeconds(2));
+	EXPECT_EQ(q->PhantomBytes(), 4500u);
+	Simulator::Destroy();
+}
+
+// The real queue's ramp alone: a step at 2000 B of backlog left behind.
+// Of five datagrams queued at once the first two leave 4000 and 3000 B
+// behind and are marked, the next 2000, 1000, 0 B: not.
+TEST(PhantomQueueDisc, RealRampOnBacklogLeftBehind)
+{
+	Ptr<PhantomQueueDisc> q = CreateObject<PhantomQueueDisc>();
+	std::vector<bool> ce;
+
+	q->SetAttribute("Rate", DataRateValue(DataRate("8Mbps")));
+	q->SetAttribute("Limit", UintegerValue(10000));
+	q->SetAttribute("EcnMin", UintegerValue(2000));
+	q->SetAttribute("EcnMax", UintegerValue(2000));
+	q->Initialize();
+	for (int i = 0; i < 5; i++)
+		q->Enqueue(datagram(1000));
+	for (int i = 0; i < 5; i++)
+		ce.push_back(is_ce(q->Dequeue()));
+	EXPECT_EQ(ce, (std::vector<bool>{ true, true, false, false, false }));
+	EXPECT_EQ(q->GetStats().GetNMarkedPackets(PhantomQueueDisc::kRealMark), 2u);
+	Simulator::Destroy();
+}
+
+// The adapter's start: the module's defaults but C = 800 Mbit/s
+// (10^8 B/s); a 1 ms handshake RTT gives a BDP of 100000 B, so 100
+// segments of 1000 B, paced at the line rate (uno_start(): cwnd = BDP,
+// rate = cwnd / base RTT).
+class TcpUnoTest : public ::testing::Test {
+protected:
+	void SetUp() override
+	{
+		TcpUno::SetParam("link_rate_mbps", 800);
+		tcb = CreateObject<TcpSocketState>();
+		tcb->m_segmentSize = 1000;
+		tcb->m_maxPacingRate = DataRate("10Gbps");
+		cc = CreateObject<TcpUno>();
+		cc->Init(tcb);
+		tcb->m_minRtt = MilliSeconds(1);
+	}
+	void TearDown() override
+	{
+		TcpUno::SetParam("link_rate_mbps", UNO_LINK_RATE_MBPS_DEF);
+		Simulator::Destroy();
+	}
+
+	Ptr<TcpSocketState> tcb;
+	Ptr<TcpUno> cc;
+};
+
+TEST_F(TcpUnoTest, StartsAtOneBdpPacedAtTheLineRate)
+{
+	EXPECT_EQ(tcb->m_useEcn, TcpSocketState::On);
+	EXPECT_EQ(tcb->m_ecnMode, TcpSocketState::DctcpEcn);
+	EXPECT_TRUE(tcb->m_pacing);
+	cc->CwndEvent(tcb, TcpSocketState::CA_EVENT_TX_START);
+	EXPECT_EQ(tcb->m_cWnd.Get(), 100000u);
+	EXPECT_EQ(tcb->m_pacingRate.Get(), DataRate("800Mbps"));
+	EXPECT_EQ(cc->core().base_rtt_us, 1000u);
+	EXPECT_EQ(cc->GetSsThresh(tcb, 0), UINT32_MAX);
+}
+
+// ns-3 sets cwnd to one segment on a timeout; the next ACK restores the
+// core's window, which a timeout leaves alone (rto_cwnd_cut off), as
+// tcp_uno_set_state() and the next cong_control do in Linux.
+TEST_F(TcpUnoTest, TimeoutKeepsTheWindow)
+{
+	TcpRateOps::TcpRateConnection rc;
+	TcpRateOps::TcpRateSample rs;
+
+	cc->CwndEvent(tcb, TcpSocketState::CA_EVENT_TX_START);
+	cc->CongestionStateSet(tcb, TcpSocketState::CA_LOSS);
+	tcb->m_cWnd = tcb->m_segmentSize;
+	tcb->m_lastAckedSackedBytes = 0;
+	cc->CongControl(tcb, rc, rs);
+	EXPECT_EQ(tcb->m_cWnd.Get(), 100000u);
+}
+
+// The receiver's echo: a CE segment sets ECE on its ACK, the next
+// unmarked one clears it (DCTCP's mode, one ACK per segment).
+TEST_F(TcpUnoTest, ReceiverEchoesEachSegment)
+{
+	tcb->m_ecnState = TcpSocketState::ECN_IDLE;
+	cc->CwndEvent(tcb, TcpSocketState::CA_EVENT_ECN_IS_CE);
+	EXPECT_EQ(tcb->m_ecnState, TcpSocketState::ECN_CE_RCVD);
+	tcb->m_ecnState = TcpSocketState::ECN_SENDING_ECE;
+	cc->CwndEvent(tcb, TcpSocketState::CA_EVENT_ECN_NO_CE);
+	EXPECT_EQ(tcb->m_ecnState, TcpSocketState::ECN_IDLE);
+}
+
+// An ACK echoing CE, the whole window acked in one epoch with E = 0 and
+// g = 1/2: E becomes 1/2 of the marked fraction 1 (Q16 32768) and the
+// window is cut by E/2 x the MD gain (uno.md 8.2 U2).
+TEST_F(TcpUnoTest, EceReachesTheCore)
+{
+	TcpRateOps::TcpRateConnection rc;
+	TcpRateOps::TcpRateSample rs;
+
+	cc->CwndEvent(tcb, TcpSocketState::CA_EVENT_TX_START);
+	// One window sent: epochs arm (uno_start: ep_arm_seq = sent + cwnd).
+	tcb->m_highTxMark = SequenceNumber32(100000);
+	Simulator::Schedule(MilliSeconds(2), [&] {
+		tcb->m_ecnState = TcpSocketState::ECN_ECE_RCVD;
+		tcb->m_lastAckedSackedBytes = 1000;
+		cc->PktsAcked(tcb, 1, MilliSeconds(1));
+		cc->CongControl(tcb, rc, rs);
+	});
+	Simulator::Schedule(MilliSeconds(4), [&] {
+		tcb->m_lastAckedSackedBytes = 1000;
+		cc->PktsAcked(tcb, 1, MilliSeconds(1));
+		cc->CongControl(tcb, rc, rs);
+	});
+	Simulator::Run();
+	u64 cwnd = uno_cwnd_bytes(&cc->core());
+	EXPECT_EQ(cc->core().ecn_ewma, 32768u);
+	EXPECT_EQ(cc->md_cuts(), 1u);
+	EXPECT_LT(cwnd, 100000u);
+	// TCP's window in whole segments, rounded up; the rate exact.
+	EXPECT_EQ(tcb->m_cWnd.Get(), (cwnd + 999) / 1000 * 1000);
+	EXPECT_EQ(tcb->m_pacingRate.Get(), DataRate(cwnd * 1000 * 8));
+}
+
+// make check's N2 at the VM's scale (uno.md 8.3; the VM's
+// test_eval_n2, over its window): after 50 inter-DC RTTs uno runs at
+// >= 0.85 x C with nothing dropped, its real queue empty at the median;
+// same seed, same result, to the byte.
+TEST(Scenarios, N2AtTheVmScale)
+{
+	Scenario s = load("n2.toml");
+	nlohmann::json a = run_variant(s, *s.profile("vm"), "uno", 1);
+	nlohmann::json b = run_variant(s, *s.profile("vm"), "uno", 1);
+	const nlohmann::json &m = a["metrics"];
+
+	EXPECT_GE(m["utilisation"].get<double>(), 0.85);
+	EXPECT_EQ(m["drops"].get<uint64_t>(), 0u);
+	EXPECT_EQ(m["backlog_p50_bytes"].get<double>(), 0);
+	EXPECT_GT(m["marks_phantom"].get<uint64_t>(), 0u);
+	EXPECT_EQ(a, b);
+}
+
+// make check's N6 at the VM's scale, its flows of 20 MB as the VM's
+// reduced run: uno shares fairly whatever the RTT (Jain >= 0.9,
+// intra:inter in [0.75, 1.35]) and the last flow ends within 1.25 x the
+// ideal time.
+TEST(Scenarios, N6AtTheVmScale)
+{
+	Scenario s = load("n6.toml");
+	Profile p = *s.profile("vm");
+	p.flow_bytes = 20000000;
+	nlohmann::json v = run_variant(s, p, "uno", 1);
+	const nlohmann::json &m = v["metrics"];
+
+	ASSERT_EQ(m["flows_completed"].get<uint32_t>(), 8u);
+	EXPECT_GE(m["jain_mean"].get<double>(), 0.9);
+	EXPECT_GE(m["intra_over_inter"].get<double>(), 0.75);
+	EXPECT_LE(m["intra_over_inter"].get<double>(), 1.35);
+	EXPECT_LE(m["fct_over_ideal"].get<double>(), 1.25);
+}
+
+} // namespace
+} // namespace uno_sim
