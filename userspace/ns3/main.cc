@@ -19,6 +19,8 @@ int main(int argc, char **argv)
 	uint32_t seed = 1;
 	std::optional<uint64_t> flow_bytes;
 	std::optional<double> warmup, window;
+	std::optional<uint32_t> hosts;
+	bool list = false;
 
 	app.add_option("scenario", path, "Scenario file (userspace/ns3/scenarios/*.toml)")->required();
 	app.add_option("-p,--profile", profile, "Profile of the scenario file (default paper)");
@@ -29,6 +31,9 @@ int main(int argc, char **argv)
 	app.add_option("--flow-bytes", flow_bytes, "Override the profile's flow size");
 	app.add_option("--warmup-inter-rtts", warmup, "Override the warm-up")->check(CLI::NonNegativeNumber);
 	app.add_option("--window-inter-rtts", window, "Override the window")->check(CLI::NonNegativeNumber);
+	app.add_option("--hosts", hosts, "Scale the flow groups to this many senders, in proportion")
+		->check(CLI::Range(1u, 4096u));
+	app.add_flag("--list", list, "Print the file's profiles and variants, and exit");
 	CLI11_PARSE(app, argc, argv);
 
 	std::string err;
@@ -36,6 +41,13 @@ int main(int argc, char **argv)
 	if (!s) {
 		std::cerr << "uno-sim: " << err << "\n";
 		return 2;
+	}
+	if (list) {
+		for (const uno_sim::Profile &q : s->profiles)
+			std::cout << "profile " << q.name << "\n";
+		for (const std::string &v : s->variants)
+			std::cout << "variant " << v << "\n";
+		return 0;
 	}
 	const uno_sim::Profile *pp = s->profile(profile);
 	if (!pp) {
@@ -49,6 +61,10 @@ int main(int argc, char **argv)
 		s->warmup_inter_rtts = *warmup;
 	if (window)
 		s->window_inter_rtts = *window;
+	if (hosts && !uno_sim::scale_flows(*s, *hosts)) {
+		std::cerr << "uno-sim: " << *hosts << " senders cannot keep every flow group\n";
+		return 2;
+	}
 	if (!p.flow_bytes && s->window_inter_rtts <= 0) {
 		std::cerr << "uno-sim: endless flows need a window (window_inter_rtts)\n";
 		return 2;
@@ -60,6 +76,7 @@ int main(int argc, char **argv)
 	for (const std::string &v : variants) {
 		uno_sim::RunCost c;
 		nlohmann::json r = uno_sim::run_variant(*s, p, v, seed, &c);
+		r["seed"] = seed;
 		r["cost"] = { { "wall_s", c.wall_s },
 			      { "sim_s", c.sim_s },
 			      { "events", c.events },

@@ -11,7 +11,8 @@
 namespace uno_sim {
 namespace {
 
-const char *const kVariants[] = { "uno", "uno-nophantom", "dctcp", "cubic", "bbr" };
+const char *const kVariants[] = { "uno",   "uno-nophantom", "smartt", "smartt-nscc",
+				  "dctcp", "cubic",	    "bbr" };
 
 bool known_variant(const std::string &v)
 {
@@ -56,24 +57,27 @@ bool get_double(const toml::table &t, const char *key, double &out, std::string 
 	return true;
 }
 
-// [profile.NAME.uno]: the module's parameters by name or alias, checked
-// as unoctl checks them.
-bool parse_uno_params(const toml::table &t, Profile &p, std::string &err)
+// [profile.NAME.CC]: a module's parameters by name or alias, checked as
+// unoctl checks them.
+bool parse_module_params(const std::string &cc, const toml::table &t, Profile &p,
+			 std::string &err)
 {
+	const std::string where = "profile." + p.name + "." + cc;
+
 	for (const auto &[key, node] : t) {
 		auto v = node.value<double>();
 		std::string e;
 
 		if (!v) {
-			err = "profile." + p.name + ".uno." + std::string(key) + ": not a number";
+			err = where + "." + std::string(key) + ": not a number";
 			return false;
 		}
-		auto pv = uno::scale_param("uno", key, *v, node.is_integer(), e);
+		auto pv = uno::scale_param(cc, key, *v, node.is_integer(), e);
 		if (!pv) {
-			err = "profile." + p.name + ".uno: " + e;
+			err = where + ": " + e;
 			return false;
 		}
-		p.uno_params.emplace_back(pv->name, pv->value);
+		p.params.push_back({ cc, pv->name, pv->value });
 	}
 	return true;
 }
@@ -105,8 +109,11 @@ bool parse_profile(const std::string &name, const toml::table &t, Profile &p, st
 		err = where + ": needs kmin_bytes <= kmax_bytes <= buffer_bytes";
 		return false;
 	}
-	if (const toml::table *u = t["uno"].as_table())
-		return parse_uno_params(*u, p, err);
+	for (const char *cc : { "uno", "smartt" }) {
+		const toml::table *m = t[cc].as_table();
+		if (m && !parse_module_params(cc, *m, p, err))
+			return false;
+	}
 	return true;
 }
 
@@ -151,6 +158,20 @@ const char *class_name(FlowClass c)
 	return c == FlowClass::Intra ? "intra" : "inter";
 }
 
+bool scale_flows(Scenario &s, uint32_t hosts)
+{
+	uint32_t total = 0;
+
+	for (const FlowGroup &g : s.flows)
+		total += g.count;
+	for (FlowGroup &g : s.flows) {
+		g.count = static_cast<uint32_t>(uint64_t(g.count) * hosts / total);
+		if (!g.count)
+			return false;
+	}
+	return true;
+}
+
 const Profile *Scenario::profile(const std::string &n) const
 {
 	for (const Profile &p : profiles)
@@ -180,7 +201,7 @@ std::optional<Scenario> parse_scenario(const std::string &text, std::string &err
 		for (const toml::node &n : *v) {
 			auto name = n.value<std::string>();
 			if (!name || !known_variant(*name)) {
-				err = "variants: unknown variant (known: uno, uno-nophantom, dctcp, cubic, bbr)";
+				err = "variants: unknown variant (known: uno, uno-nophantom, smartt, smartt-nscc, dctcp, cubic, bbr)";
 				return std::nullopt;
 			}
 			s.variants.push_back(*name);

@@ -21,9 +21,16 @@ struct FlowGroup {
 	uint32_t count = 1;
 };
 
+// A module parameter a profile sets: [profile.NAME.uno], [...smartt].
+struct ModuleParam {
+	std::string cc;
+	std::string name;
+	uint32_t value;
+};
+
 // One scale of the dumbbell: C, the propagation RTTs of the two paths,
 // the bottleneck's buffer, the baselines' ECN ramp (RED 25/75 % of the
-// buffer unless given) and the uno module's parameters.
+// buffer unless given) and the modules' parameters.
 struct Profile {
 	std::string name;
 	uint64_t rate_mbps = 0;
@@ -34,7 +41,7 @@ struct Profile {
 	uint32_t kmin_bytes = 0;
 	uint32_t kmax_bytes = 0;
 	uint64_t flow_bytes = 0; // 0: flows run until the window ends
-	std::vector<std::pair<std::string, uint32_t>> uno_params;
+	std::vector<ModuleParam> params;
 };
 
 struct Scenario {
@@ -53,6 +60,10 @@ struct Scenario {
 // The scenario in @path, or nothing and @err set.
 std::optional<Scenario> load_scenario(const std::string &path, std::string &err);
 std::optional<Scenario> parse_scenario(const std::string &text, std::string &err);
+
+// The flow groups scaled to @hosts senders in all, each keeping its share
+// (4 + 4 to 64: 32 + 32); false if a group would have none.
+bool scale_flows(Scenario &s, uint32_t hosts);
 
 const char *class_name(FlowClass c);
 

@@ -14,6 +14,7 @@
 #include "sim.h"
 // After nlohmann/json and ns-3: core_user.h's macros.
 #include "phantom_queue_disc.h"
+#include "tcp_smartt.h"
 #include "tcp_uno.h"
 
 using namespace ns3;
@@ -61,6 +62,8 @@ TypeId socket_type(const std::string &variant)
 {
 	if (variant.rfind("uno", 0) == 0)
 		return TcpUno::GetTypeId();
+	if (variant.rfind("smartt", 0) == 0)
+		return TcpSmartt::GetTypeId();
 	if (variant == "dctcp")
 		return TcpDctcp::GetTypeId();
 	if (variant == "bbr")
@@ -90,11 +93,16 @@ void tcp_defaults(const Profile &p, const std::string &variant)
 	Config::SetDefault("ns3::RttMeanDeviation::Alpha", DoubleValue(1.0));
 	// Device queues one packet long: the backlog waits in the qdisc.
 	Config::SetDefault("ns3::DropTailQueue<Packet>::MaxSize", QueueSizeValue(QueueSize("1p")));
-	// tb_cc_profile: C and the intra-DC RTT are the fabric's, always.
+	// tb_cc_profile and lib_eval.sh ev_init: C and the RTTs are the
+	// fabric's, always; NSCC's target delay derives from the largest.
 	TcpUno::SetParam("link_rate_mbps", p.rate_mbps);
 	TcpUno::SetParam("intra_rtt_us", p.intra_rtt_us);
-	for (const auto &[name, value] : p.uno_params)
-		TcpUno::SetParam(name, value);
+	TcpSmartt::SetParam("link_rate_mbps", p.rate_mbps);
+	TcpSmartt::SetParam("base_rtt_floor_us", p.intra_rtt_us);
+	TcpSmartt::SetParam("nscc_net_rtt_us", p.inter_rtt_us);
+	TcpSmartt::SetParam("mode", variant == "smartt-nscc" ? SMARTT_MODE_NSCC : 0);
+	for (const ModuleParam &m : p.params)
+		(m.cc == "uno" ? TcpUno::SetParam : TcpSmartt::SetParam)(m.name, m.value);
 }
 
 // lib_eval.sh ev_begin: uno's port marks on the phantom queue only (its
@@ -303,6 +311,8 @@ json metrics(const Run &r)
 	QueueDisc::Stats st = r.port->GetStats();
 	Time empty = r.empty_t1 - r.empty_t0;
 
+	m["window_from_s"] = r.t0.GetSeconds();
+	m["window_to_s"] = r.t1.GetSeconds();
 	m["goodput_mbps"] = goodput;
 	m["utilisation"] = goodput / r.p.rate_mbps;
 	m["drops"] = st.nTotalDroppedPackets;
@@ -341,13 +351,32 @@ json flows_json(const Run &r)
 	return a;
 }
 
+// The VM's form (lib_eval.sh): a series per flow, named as the testbed
+// names its senders (h1.. intra-DC, w1.. inter-DC).
 json rates_json(const Run &r)
 {
 	json a = json::array();
+	uint32_t n_intra = 0, n_inter = 0;
 
-	for (const auto &[t, mbps] : r.rates)
-		a.push_back({ { "t", t }, { "r", mbps } });
+	for (size_t i = 0; i < r.flows.size(); i++) {
+		bool intra = r.flows[i].cls == FlowClass::Intra;
+		json series = json::array();
+
+		for (const auto &[t, mbps] : r.rates)
+			series.push_back({ t, mbps[i] });
+		a.push_back({ { "ns", (intra ? "h" : "w") + std::to_string(intra ? ++n_intra : ++n_inter) },
+			      { "class", class_name(r.flows[i].cls) },
+			      { "series", std::move(series) } });
+	}
 	return a;
+}
+
+// The CC's name: the modules' for our cores, ns-3's for its own.
+std::string cc_name(const std::string &variant)
+{
+	std::string n = socket_type(variant).GetName();
+
+	return n == "ns3::TcpUno" ? "uno" : n == "ns3::TcpSmartt" ? "smartt" : n;
 }
 
 } // namespace
@@ -391,8 +420,7 @@ json run_variant(const Scenario &s, const Profile &p, const std::string &variant
 	window_end(&r);
 
 	json v = { { "variant", variant },
-		   { "cc", { { "intra", socket_type(variant).GetName() },
-			     { "inter", socket_type(variant).GetName() } } },
+		   { "cc", { { "intra", cc_name(variant) }, { "inter", cc_name(variant) } } },
 		   { "t0", r.t0.GetSeconds() },
 		   { "t1", r.t1.GetSeconds() },
 		   { "metrics", metrics(r) },

@@ -81,6 +81,16 @@ TEST(Scenario, BadFilesRefused)
 	EXPECT_NE(err.find("cannot open"), std::string::npos);
 }
 
+TEST(Scenario, ScaleFlows)
+{
+	Scenario s = load("n6.toml");
+
+	ASSERT_TRUE(scale_flows(s, 64));
+	EXPECT_EQ(s.flows[0].count, 32u);
+	EXPECT_EQ(s.flows[1].count, 32u);
+	EXPECT_FALSE(scale_flows(s, 1));
+}
+
 // One ECT(0) datagram of @len bytes with its IPv4 header, as the port
 // sees it (the item's size is the header's and the payload's).
 Ptr<QueueDiscItem> datagram(uint32_t len)

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "tcp_core_ops.h"
+
+#include <algorithm>
+
+#include <ns3/simulator.h>
+#include <ns3/tcp-socket-state.h>
+
+namespace ns3 {
+
+NS_OBJECT_ENSURE_REGISTERED(TcpCoreOps);
+
+TypeId TcpCoreOps::GetTypeId()
+{
+	static TypeId tid =
+		TypeId("ns3::TcpCoreOps").SetParent<TcpCongestionOps>().SetGroupName("Uno");
+	return tid;
+}
+
+// Both ends: ECN in DCTCP's mode, whose receiver echoes each segment's CE
+// (with one ACK per segment, the scenarios' setting) as uno_ecn.h does
+// for the modules with delayed ACKs.
+void TcpCoreOps::Init(Ptr<TcpSocketState> tcb)
+{
+	tcb->m_useEcn = TcpSocketState::On;
+	tcb->m_ecnMode = TcpSocketState::DctcpEcn;
+	tcb->m_ectCodePoint = TcpSocketState::Ect0;
+	tcb->m_pacing = paced();
+	rtt_us_ = -1;
+	srtt_us_ = 0;
+}
+
+// No state exit rewrites cwnd (TCP_INFINITE_SSTHRESH in the modules).
+uint32_t TcpCoreOps::GetSsThresh(Ptr<const TcpSocketState>, uint32_t)
+{
+	return UINT32_MAX;
+}
+
+void TcpCoreOps::IncreaseWindow(Ptr<TcpSocketState>, uint32_t)
+{
+	// Never called: CongControl owns the window.
+}
+
+bool TcpCoreOps::HasCongControl() const
+{
+	return true;
+}
+
+// ns-3 hands the RTT estimator's output as the ACK's sample: the
+// scenarios set RttMeanDeviation's Alpha to 1, so that it is the sample
+// itself, and srtt is kept here as Linux keeps it (tcp_rtt_estimator():
+// g = 1/8).
+void TcpCoreOps::PktsAcked(Ptr<TcpSocketState>, uint32_t, const Time &rtt)
+{
+	if (rtt.IsZero())
+		return;
+	rtt_us_ = rtt.GetMicroSeconds();
+	if (!srtt_us_)
+		srtt_us_ = static_cast<u32>(rtt_us_);
+	else
+		srtt_us_ = static_cast<u32>(srtt_us_ + (rtt_us_ - srtt_us_) / 8);
+}
+
+s32 TcpCoreOps::take_rtt_us()
+{
+	s32 rtt = static_cast<s32>(std::min<int64_t>(rtt_us_, INT32_MAX));
+
+	rtt_us_ = -1;
+	return rtt;
+}
+
+void TcpCoreOps::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event)
+{
+	switch (event) {
+	case TcpSocketState::CA_EVENT_ECN_IS_CE:
+		tcb->m_ecnState = TcpSocketState::ECN_CE_RCVD;
+		break;
+	case TcpSocketState::CA_EVENT_ECN_NO_CE:
+		if (tcb->m_ecnState == TcpSocketState::ECN_CE_RCVD ||
+		    tcb->m_ecnState == TcpSocketState::ECN_SENDING_ECE)
+			tcb->m_ecnState = TcpSocketState::ECN_IDLE;
+		break;
+	case TcpSocketState::CA_EVENT_TX_START:
+		on_tx_start(tcb);
+		break;
+	default:
+		break;
+	}
+}
+
+u32 TcpCoreOps::now_us()
+{
+	return static_cast<u32>(Simulator::Now().GetMicroSeconds());
+}
+
+u32 TcpCoreOps::min_rtt_us(Ptr<const TcpSocketState> tcb)
+{
+	if (tcb->m_minRtt == Time::Max())
+		return ~0U;
+	return static_cast<u32>(std::min<int64_t>(tcb->m_minRtt.GetMicroSeconds(), ~0U - 1));
+}
+
+void TcpCoreOps::set_cwnd_segs(Ptr<TcpSocketState> tcb, u64 segs)
+{
+	tcb->m_cWnd = static_cast<uint32_t>(std::min<u64>(segs * tcb->m_segmentSize, UINT32_MAX));
+}
+
+void TcpCoreOps::set_pacing_rate(Ptr<TcpSocketState> tcb, u64 rate)
+{
+	tcb->m_pacingRate = std::min(DataRate(rate * 8), tcb->m_maxPacingRate);
+}
+
+} // namespace ns3

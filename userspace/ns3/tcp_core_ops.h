@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// What the modules take from Linux's TCP, for a TcpCongestionOps over a
+// kernel/core law in ns-3: ECN with DCTCP's per-segment echo at the
+// receiver (uno_ecn.h's part), the ACK's RTT sample and srtt, the
+// handshake's min RTT, the clock in us, an infinite ssthresh, and the
+// window and rate owned in CongControl (ns-3's cong_control). tcp_uno.cc
+// and tcp_smartt.cc map the rest, as tcp_uno.c and tcp_smartt.c do.
+//
+// ns-3 3.37 calls, per ACK (TcpSocketBase::ReceivedAck): the ECE
+// bookkeeping (m_ecnState is ECN_ECE_RCVD iff this ACK advanced and
+// echoed CE), PktsAcked with the RTT estimate, then CongControl with the
+// rate sample. With CongControl present it leaves cwnd alone on ECE,
+// fast retransmit and recovery; a timeout sets it to one segment and the
+// next ACK restores the law's, as in Linux.
+#ifndef UNO_NS3_TCP_CORE_OPS_H
+#define UNO_NS3_TCP_CORE_OPS_H
+
+#include <ns3/tcp-congestion-ops.h>
+
+#include "core_user.h"
+
+namespace ns3 {
+
+class TcpCoreOps : public TcpCongestionOps {
+public:
+	static TypeId GetTypeId();
+
+	void Init(Ptr<TcpSocketState> tcb) override;
+	uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytes_in_flight) override;
+	void IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segments_acked) override;
+	void PktsAcked(Ptr<TcpSocketState> tcb, uint32_t segments_acked, const Time &rtt) override;
+	void CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event) override;
+	bool HasCongControl() const override;
+
+protected:
+	static u32 now_us();
+	// tcp_min_rtt(): ~0U until a sample.
+	static u32 min_rtt_us(Ptr<const TcpSocketState> tcb);
+	// snd_cwnd, in segments.
+	static void set_cwnd_segs(Ptr<TcpSocketState> tcb, u64 segs);
+	// sk_pacing_rate, in bytes per second, under sk_max_pacing_rate.
+	static void set_pacing_rate(Ptr<TcpSocketState> tcb, u64 rate);
+
+	// The ACK's RTT sample, once: < 0 when it brought none.
+	s32 take_rtt_us();
+	u32 srtt_us() const { return srtt_us_; }
+
+	// Whether the law paces (its module's pacing parameter).
+	virtual bool paced() const = 0;
+	// A transmission starts with nothing in flight (CA_EVENT_TX_START).
+	virtual void on_tx_start(Ptr<TcpSocketState> tcb) = 0;
+
+private:
+	int64_t rtt_us_ = -1;
+	u32 srtt_us_ = 0;
+};
+
+} // namespace ns3
+
+#endif

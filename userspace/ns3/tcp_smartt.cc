@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "tcp_smartt.h"
+
+#include <algorithm>
+
+#include <ns3/tcp-socket-state.h>
+
+#include "nscc_core.h"
+#include "uapi/uno_nl.h"
+
+namespace ns3 {
+
+NS_OBJECT_ENSURE_REGISTERED(TcpSmartt);
+
+namespace {
+
+// The module's global, under the name tcp_smartt_params.h stores into.
+struct smartt_params smartt_params = SMARTT_PARAMS_INIT;
+
+} // namespace
+
+TypeId TcpSmartt::GetTypeId()
+{
+	static TypeId tid = TypeId("ns3::TcpSmartt")
+				    .SetParent<TcpCoreOps>()
+				    .AddConstructor<TcpSmartt>()
+				    .SetGroupName("Uno");
+	return tid;
+}
+
+bool TcpSmartt::SetParam(std::string_view name, uint32_t value)
+{
+#define TCP_SMARTT_PARAM(_name, _desc, _val, _min, _max, _apply) \
+	if (name == #_name) {                                    \
+		_val = value;                                    \
+		smartt_params.gen++;                             \
+		return true;                                     \
+	}
+#include "tcp_smartt_params.h"
+#undef TCP_SMARTT_PARAM
+	return false;
+}
+
+const struct smartt_params &TcpSmartt::Params()
+{
+	return smartt_params;
+}
+
+std::string TcpSmartt::GetName() const
+{
+	return "smartt";
+}
+
+Ptr<TcpCongestionOps> TcpSmartt::Fork()
+{
+	return CopyObject<TcpSmartt>(this);
+}
+
+bool TcpSmartt::paced() const
+{
+	return smartt_params.pacing_gain != 0;
+}
+
+bool TcpSmartt::nscc() const
+{
+	return st_.flags & SMARTT_F_NSCC;
+}
+
+void TcpSmartt::Init(Ptr<TcpSocketState> tcb)
+{
+	TcpCoreOps::Init(tcb);
+	st_ = {};
+	started_ = false;
+}
+
+// tcp_smartt_init() at the first transmission (see TcpUno::start()): a
+// flow keeps the law it started with.
+void TcpSmartt::start(Ptr<TcpSocketState> tcb)
+{
+	u32 min_rtt = min_rtt_us(tcb);
+
+	min_rtt = min_rtt == ~0U ? 0 : min_rtt;
+	if (smartt_params.mode == SMARTT_MODE_NSCC)
+		nscc_init(&st_, &smartt_params, tcb->m_segmentSize, min_rtt);
+	else
+		smartt_init(&st_, &smartt_params, tcb->m_segmentSize, min_rtt);
+	started_ = true;
+	apply(tcb);
+}
+
+// tcp_smartt_apply() and tcp_smartt_segs(): the byte window in whole
+// segments, rounded up, at least min_cwnd; no window yet, the stack's
+// initial window stands.
+void TcpSmartt::apply(Ptr<TcpSocketState> tcb)
+{
+	u32 mss = std::max(tcb->m_segmentSize, 1U);
+	u64 rate;
+
+	if (!st_.cwnd)
+		return;
+	set_cwnd_segs(tcb, std::max<u64>((st_.cwnd + mss - 1) / mss,
+					  std::max(smartt_params.min_cwnd, 1U)));
+	rate = smartt_pacing_rate(&st_, &smartt_params);
+	if (rate)
+		set_pacing_rate(tcb, rate);
+	else
+		tcb->m_pacingRate = tcb->m_maxPacingRate;
+}
+
+void TcpSmartt::count(smartt_action act)
+{
+	if (act == SMARTT_QUICK_ADAPT)
+		quick_adapts_++;
+	else if (act == SMARTT_MD)
+		decreases_++;
+}
+
+// tcp_smartt_cong_control(): the losses the ACK revealed first (NACKs
+// with trimming=1), then the ACK. ns-3's rate sample gives them in bytes;
+// its m_bytesInFlight is counted before the ACK, Linux's after.
+void TcpSmartt::CongControl(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConnection &,
+			    const TcpRateOps::TcpRateSample &rs)
+{
+	u32 now = now_us(), acked = tcb->m_lastAckedSackedBytes;
+	u32 inflight = tcb->m_bytesInFlight.Get() > acked ? tcb->m_bytesInFlight.Get() - acked : 0;
+
+	if (!started_)
+		start(tcb);
+	if (st_.mtu != tcb->m_segmentSize)
+		smartt_set_mtu(&st_, &smartt_params, tcb->m_segmentSize);
+	if (rs.m_bytesLoss > 0 && smartt_params.trimming)
+		count(nscc() ? nscc_on_nack(&st_, &smartt_params, now, rs.m_bytesLoss, inflight) :
+			       smartt_on_nack(&st_, &smartt_params, now, rs.m_bytesLoss, inflight));
+	if (acked) {
+		const struct smartt_ack a = {
+			.now = now,
+			.size = acked,
+			.rtt_us = take_rtt_us(),
+			.inflight = inflight,
+			.ecn = tcb->m_ecnState == TcpSocketState::ECN_ECE_RCVD,
+		};
+
+		count(nscc() ? nscc_on_ack(&st_, &smartt_params, &a) :
+			       smartt_on_ack(&st_, &smartt_params, &a));
+	}
+	apply(tcb);
+}
+
+// tcp_smartt_set_state(): each timeout is one MSS timing out.
+void TcpSmartt::CongestionStateSet(Ptr<TcpSocketState> tcb,
+				   const TcpSocketState::TcpCongState_t state)
+{
+	if (state != TcpSocketState::CA_LOSS)
+		return;
+	if (nscc())
+		nscc_on_timeout(&st_, &smartt_params, tcb->m_segmentSize);
+	else
+		smartt_on_timeout(&st_, &smartt_params, tcb->m_segmentSize);
+}
+
+// No restart after idle (tcp_smartt_cwnd_event()): only the start.
+void TcpSmartt::on_tx_start(Ptr<TcpSocketState> tcb)
+{
+	if (!started_)
+		start(tcb);
+}
+
+} // namespace ns3
