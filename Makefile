@@ -33,7 +33,7 @@ MANDIR ?= $(PREFIX)/share/man
 MAN_SRCS := $(wildcard Documentation/man/*.rst)
 MAN_PAGES := $(patsubst Documentation/man/%.rst,$(BUILD)/man/%,$(MAN_SRCS))
 
-.PHONY: all deps modules sparse checkpatch bpf userspace man unit bench bench-unorc eval vmtest vm-shell check demo install clean
+.PHONY: all deps modules sparse checkpatch bpf userspace man unit bench bench-unorc eval sim vmtest vm-shell check demo install clean
 
 all: modules bpf userspace man
 
@@ -139,12 +139,21 @@ bench:
 bench-unorc:
 	@BUILD_DIR=$(BUILD)/userspace scripts/bench_unorc.sh
 
-# The evaluation (about 45 min): S="N6 S11.5" runs some scenarios only.
+# The evaluation (about 45 min in the VM, as long again in ns-3): S="N6
+# S11.5" runs some scenarios only.
 eval:
 	@scripts/install-deps.sh
 	@$(MAKE) --no-print-directory all >/dev/null
 	@BUILD_DIR=$(BUILD)/userspace scripts/bench_cost.sh
-	@KVER=$(KVER) S="$(S)" scripts/eval.sh
+	@BUILD_DIR=$(BUILD)/userspace KVER=$(KVER) S="$(S)" scripts/eval.sh
+
+# The scenarios of userspace/ns3/scenarios in ns-3, at the paper's scale
+# and the VM's, into build/eval/ns3/ (S="N2" some only; SSHLOGINFILE=FILE
+# spreads the jobs over GNU parallel's workers).
+sim:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory all >/dev/null
+	@BUILD_DIR=$(BUILD)/userspace scripts/sim.sh $(if $(SSHLOGINFILE),-S $(SSHLOGINFILE)) $(S)
 
 # Modules, the tc plugin, binaries, the systemd unit, man pages and an example
 # configuration (an existing /etc/uno/uno.toml is kept).

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # make eval [S="N6 S11.5"]: the evaluation scenarios (selftests/eval) in the
 # VM with their full profile, every one for each of its variants; their
-# results into build/eval/<scenario>.json, then Documentation/results.md
+# results into build/eval/<scenario>.json; those that have a scenario file
+# in userspace/ns3/scenarios in ns-3 too, at the paper's scale and the
+# VM's (scripts/sim.sh, build/eval/ns3/); then Documentation/results.md
 # and its plots (scripts/eval_report.sh).
 set -euo pipefail
 
@@ -28,6 +30,12 @@ for s in $scenarios; do
 		echo "eval: $s left no result" >&2
 	fi
 done
+sims=""
+for s in $scenarios; do
+	[ -f "$top/userspace/ns3/scenarios/$(echo "$s" | tr 'A-Z.' 'a-z_').toml" ] && sims="$sims $s"
+done
+# shellcheck disable=SC2086
+[ -z "$sims" ] || "$top/scripts/sim.sh" $sims || rc=$?
 "$top/scripts/eval_report.sh"
 # Failed thresholds are results, reported in the table; only a scenario
 # that could not run fails make eval.

@@ -41,6 +41,46 @@ table() {
 			 end) + " |")' "$1"
 }
 
+# compare SCENARIO FILE: its claims' metrics side by side, for every
+# variant: the paper's figure, ns-3 at the paper's scale and at the VM's
+# (build/eval/ns3/SCENARIO-{paper,vm}.json, scripts/sim.sh), the VM's.
+compare() {
+	local s=$1 f=$2 paper=$eval_dir/ns3/$1-paper.json vm=$eval_dir/ns3/$1-vm.json
+	[ -f "$paper" ] || [ -f "$vm" ] || return 0
+	echo null > "$tmp/null.json"
+	[ -f "$paper" ] || paper=$tmp/null.json
+	[ -f "$vm" ] || vm=$tmp/null.json
+	echo "The same cores in ns-3 (\`userspace/ns3\`, \`Documentation/ns3.rst\`): the paper's"
+	echo "figure, ns-3 at the paper's scale, ns-3 at the VM's scale and the VM."
+	echo
+	jq -n -r --slurpfile e "$f" --slurpfile p "$paper" --slurpfile q "$vm" '
+		def fmt: if . == null then "-" elif type == "number" then
+			(if . == (. | floor) then tostring else ((. * 1000 | round) / 1000 | tostring) end)
+			else tostring end;
+		$e[0] as $e | $p[0] as $p | $q[0] as $q |
+		(($e.variants | keys_unsorted) + ($p.variants // {} | keys_unsorted) +
+		 ($q.variants // {} | keys_unsorted) |
+		 reduce .[] as $x ([]; if index([$x]) then . else . + [$x] end)) as $vs |
+		"| variant | metric | paper | ns-3, paper scale | ns-3, VM scale | VM |",
+		"|---|---|---|---:|---:|---:|",
+		($vs[] as $v | $e.claims[] | .metric as $m |
+			[$p.variants[$v].metrics[$m], $q.variants[$v].metrics[$m],
+			 $e.variants[$v].metrics[$m]] as $r |
+			select($r | any(. != null)) |
+			"| \($v) | \($m) | \(.paper) | " + ($r | map(fmt) | join(" | ")) + " |")'
+	echo
+	case $s in
+	N4 | N5 | N6)
+		for f in "$eval_dir/ns3/$s-paper.json" "$eval_dir/ns3/$s-vm.json"; do
+			[ -f "$f" ] || continue
+			echo "ns-3, $(jq -r '.profile | ltrimstr("ns3-")' "$f") scale:"
+			echo
+			plot_rates "$f" "$(basename "$f" .json | tr . _)"
+			echo
+		done ;;
+	esac
+}
+
 claims() {
 	jq -r '.claims[] | "* `\(.metric)`: paper: \(.paper); our bound: \(.ours)."' "$1"
 }
@@ -258,6 +298,7 @@ plot $parts"
 		echo
 		claims "$f"
 		echo
+		compare "$s" "$f"
 		case $s in
 		N4 | N5 | N6 | S11.3 | S11.5 | S11.6) plot_rates "$f" "$name" ;;
 		N3) plot_queue "$f" "$name" ;;

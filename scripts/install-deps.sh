@@ -11,7 +11,7 @@ iproute2 iperf3 ethtool tcpdump iputils-ping jq
 clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
 libmnl-dev libgtest-dev googletest libisal-dev libclang-rt-dev
 nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libns3-dev
-gnuplot-nox python3-docutils valgrind sparse linux-source-6.1
+gnuplot-nox python3-docutils valgrind sparse linux-source-6.1 parallel
 "
 
 missing=""
