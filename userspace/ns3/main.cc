@@ -55,6 +55,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	uno_sim::Profile p = *pp;
+	*s = s->at(p);
 	if (flow_bytes)
 		p.flow_bytes = *flow_bytes;
 	if (warmup)

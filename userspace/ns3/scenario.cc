@@ -57,6 +57,19 @@ bool get_double(const toml::table &t, const char *key, double &out, std::string 
 	return true;
 }
 
+bool get_double(const toml::table &t, const char *key, std::optional<double> &out,
+		std::string &err)
+{
+	double v = 0;
+
+	if (!t.get(key))
+		return true;
+	if (!get_double(t, key, v, err))
+		return false;
+	out = v;
+	return true;
+}
+
 // [profile.NAME.CC]: a module's parameters by name or alias, checked as
 // unoctl checks them.
 bool parse_module_params(const std::string &cc, const toml::table &t, Profile &p,
@@ -96,6 +109,11 @@ bool parse_profile(const std::string &name, const toml::table &t, Profile &p, st
 	    !get_uint(t, "kmax_bytes", p.kmax_bytes, false, err, where) ||
 	    !get_uint(t, "flow_bytes", p.flow_bytes, false, err, where))
 		return false;
+	if (!get_double(t, "warmup_inter_rtts", p.warmup_inter_rtts, err) ||
+	    !get_double(t, "window_inter_rtts", p.window_inter_rtts, err)) {
+		err = where + ": " + err;
+		return false;
+	}
 	if (!p.rate_mbps || p.mtu < 576 || p.mtu > 65535 || !p.intra_rtt_us ||
 	    p.inter_rtt_us < p.intra_rtt_us || !p.buffer_bytes) {
 		err = where + ": needs rate_mbps > 0, mtu 576..65535, 0 < intra_rtt_us <= inter_rtt_us, buffer_bytes > 0";
@@ -170,6 +188,15 @@ bool scale_flows(Scenario &s, uint32_t hosts)
 			return false;
 	}
 	return true;
+}
+
+Scenario Scenario::at(const Profile &p) const
+{
+	Scenario s = *this;
+
+	s.warmup_inter_rtts = p.warmup_inter_rtts.value_or(warmup_inter_rtts);
+	s.window_inter_rtts = p.window_inter_rtts.value_or(window_inter_rtts);
+	return s;
 }
 
 const Profile *Scenario::profile(const std::string &n) const

@@ -41,6 +41,8 @@ struct Profile {
 	uint32_t kmin_bytes = 0;
 	uint32_t kmax_bytes = 0;
 	uint64_t flow_bytes = 0; // 0: flows run until the window ends
+	// The scenario's warm-up and window at this scale, if given.
+	std::optional<double> warmup_inter_rtts, window_inter_rtts;
 	std::vector<ModuleParam> params;
 };
 
@@ -55,6 +57,8 @@ struct Scenario {
 	std::vector<Profile> profiles;
 
 	const Profile *profile(const std::string &name) const;
+	// The scenario at a profile's scale: its warm-up and window.
+	Scenario at(const Profile &p) const;
 };
 
 // The scenario in @path, or nothing and @err set.

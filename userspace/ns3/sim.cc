@@ -324,9 +324,15 @@ json metrics(const Run &r)
 	if (r.flows.size() > 1)
 		fairness(r, m);
 	if (r.p.flow_bytes) {
+		std::vector<double> mean_rates;
 		Time last;
-		for (const Flow &f : r.flows)
+		for (const Flow &f : r.flows) {
 			last = std::max(last, f.end);
+			if (!f.end.IsZero())
+				mean_rates.push_back(f.bytes / f.end.GetSeconds());
+		}
+		// N4, N5: Jain's index of the flows' mean rates (size / FCT).
+		m["jain"] = mean_rates.size() == r.flows.size() ? json(jain(mean_rates)) : json();
 		double ideal = r.flows.size() * r.p.flow_bytes * 8.0 / (r.p.rate_mbps * 1e6);
 		m["ideal_fct_s"] = ideal;
 		m["max_fct_s"] = r.done == r.flows.size() ? json(last.GetSeconds()) : json();

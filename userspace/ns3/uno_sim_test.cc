@@ -273,9 +273,11 @@ TEST_F(TcpUnoTest, EceReachesTheCore)
 // same seed, same result, to the byte.
 TEST(Scenarios, N2AtTheVmScale)
 {
-	Scenario s = load("n2.toml");
-	nlohmann::json a = run_variant(s, *s.profile("vm"), "uno", 1);
-	nlohmann::json b = run_variant(s, *s.profile("vm"), "uno", 1);
+	Scenario f = load("n2.toml");
+	const Profile &p = *f.profile("vm");
+	Scenario s = f.at(p);
+	nlohmann::json a = run_variant(s, p, "uno", 1);
+	nlohmann::json b = run_variant(s, p, "uno", 1);
 	const nlohmann::json &m = a["metrics"];
 
 	EXPECT_GE(m["utilisation"].get<double>(), 0.85);
@@ -291,10 +293,10 @@ TEST(Scenarios, N2AtTheVmScale)
 // ideal time.
 TEST(Scenarios, N6AtTheVmScale)
 {
-	Scenario s = load("n6.toml");
-	Profile p = *s.profile("vm");
+	Scenario f = load("n6.toml");
+	Profile p = *f.profile("vm");
 	p.flow_bytes = 20000000;
-	nlohmann::json v = run_variant(s, p, "uno", 1);
+	nlohmann::json v = run_variant(f.at(p), p, "uno", 1);
 	const nlohmann::json &m = v["metrics"];
 
 	ASSERT_EQ(m["flows_completed"].get<uint32_t>(), 8u);
