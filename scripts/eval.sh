@@ -34,9 +34,11 @@ sims=""
 for s in $scenarios; do
 	[ -f "$top/userspace/ns3/scenarios/$(echo "$s" | tr 'A-Z.' 'a-z_').toml" ] && sims="$sims $s"
 done
+sim_rc=0
 # shellcheck disable=SC2086
-[ -z "$sims" ] || "$top/scripts/sim.sh" $sims || rc=$?
+[ -z "$sims" ] || "$top/scripts/sim.sh" $sims || sim_rc=$?
 "$top/scripts/eval_report.sh"
+[ $sim_rc -eq 0 ] || { echo "eval: some ns-3 jobs failed (build/eval/ns3/joblog)" >&2; exit 1; }
 # Failed thresholds are results, reported in the table; only a scenario
 # that could not run fails make eval.
 for s in $scenarios; do

@@ -80,10 +80,14 @@ echo "sim: $(wc -l < "$tmp/jobs") jobs${sshloginfile:+ on the workers of $sshlog
 cd "$top"
 # Each job's JSON comes back on its standard output, whole (--group).
 rc=0
-parallel "${args[@]}" "$bin" {1} -p {2} -v {3} -s {4} "${extra[@]}" \
+parallel -q "${args[@]}" "$bin" {1} -p {2} -v {3} -s {4} "${extra[@]}" \
 	< "$tmp/jobs" > "$tmp/results" || rc=$?
 
-# One file per scenario and profile: the variants of all its jobs.
+# One file per scenario and profile: the variants of all its jobs; the
+# files of an earlier sweep over the same go first.
+while read -r f p _; do
+	rm -f "$out/$("$bin" "$f" --list | sed -n 's/^name //p')-$p.json"
+done < <(sort -u -k1,2 "$tmp/jobs")
 jq -s -c 'group_by([.scenario, .profile])[] |
 	.[0] + { variants: (map(.variants | to_entries[] | .value as $r |
 		{ key: (if $r.seed == 1 then .key else "\(.key)@s\($r.seed)" end), value: $r }) |
@@ -92,5 +96,5 @@ while IFS= read -r doc; do
 	name=$(echo "$doc" | jq -r '"\(.scenario)-\(.profile | ltrimstr("ns3-"))"')
 	echo "$doc" | jq . > "$out/$name.json"
 	echo "sim: wrote $out/$name.json" >&2
-done
-[ $rc -eq 0 ] || { echo "sim: $rc jobs failed (joblog: $out/joblog)" >&2; exit 1; }
+done || rc=$?
+[ $rc -eq 0 ] || { echo "sim: jobs failed (joblog: $out/joblog)" >&2; exit 1; }

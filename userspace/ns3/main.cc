@@ -43,6 +43,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (list) {
+		std::cout << "name " << s->name << "\n";
 		for (const uno_sim::Profile &q : s->profiles)
 			std::cout << "profile " << q.name << "\n";
 		for (const std::string &v : s->variants)
@@ -72,6 +73,13 @@ int main(int argc, char **argv)
 	}
 	if (variants.empty())
 		variants = s->variants;
+	for (const std::string &v : variants) {
+		if (!uno_sim::known_variant(v)) {
+			std::cerr << "uno-sim: unknown variant '" << v
+				  << "' (known: uno, uno-nophantom, smartt, smartt-nscc, dctcp, cubic, bbr)\n";
+			return 2;
+		}
+	}
 
 	nlohmann::json res = nlohmann::json::object();
 	for (const std::string &v : variants) {

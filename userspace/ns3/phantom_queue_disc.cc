@@ -65,7 +65,7 @@ Time PhantomQueueDisc::EmptyTime() const
 	return NanoSeconds(static_cast<int64_t>(phantom_empty_ns(&empty_, now_ns())));
 }
 
-uint32_t PhantomQueueDisc::PhantomBytes()
+uint32_t PhantomQueueDisc::PhantomBytes() const
 {
 	return phantom_pq_level(&state_.pq, now_ns());
 }

@@ -33,7 +33,7 @@ public:
 	int64_t AssignStreams(int64_t stream);
 	// Time the port held no packet, as the module's empty_ns counter.
 	Time EmptyTime() const;
-	uint32_t PhantomBytes();
+	uint32_t PhantomBytes() const;
 
 private:
 	bool DoEnqueue(Ptr<QueueDiscItem> item) override;

@@ -9,18 +9,11 @@
 #include "params.h"
 
 namespace uno_sim {
+
 namespace {
 
 const char *const kVariants[] = { "uno",   "uno-nophantom", "smartt", "smartt-nscc",
 				  "dctcp", "cubic",	    "bbr" };
-
-bool known_variant(const std::string &v)
-{
-	for (const char *k : kVariants)
-		if (v == k)
-			return true;
-	return false;
-}
 
 template <typename T>
 bool get_uint(const toml::table &t, const char *key, T &out, bool required, std::string &err,
@@ -154,7 +147,7 @@ bool parse_flows(const toml::array &a, Scenario &s, std::string &err)
 			err = "flows: class must be \"intra\" or \"inter\"";
 			return false;
 		}
-		if (!get_uint(*t, "count", g.count, false, err, "flows") )
+		if (!get_uint(*t, "count", g.count, false, err, "flows"))
 			return false;
 		if (!g.count || g.count > 1024) {
 			err = "flows: count must be 1..1024";
@@ -170,6 +163,14 @@ bool parse_flows(const toml::array &a, Scenario &s, std::string &err)
 }
 
 } // namespace
+
+bool known_variant(const std::string &v)
+{
+	for (const char *k : kVariants)
+		if (v == k)
+			return true;
+	return false;
+}
 
 const char *class_name(FlowClass c)
 {

@@ -61,6 +61,10 @@ struct Scenario {
 	Scenario at(const Profile &p) const;
 };
 
+// A variant a scenario may name: the VM evaluation's (uno, uno-nophantom,
+// smartt, smartt-nscc, dctcp, cubic, bbr), less dctcp+bbr.
+bool known_variant(const std::string &variant);
+
 // The scenario in @path, or nothing and @err set.
 std::optional<Scenario> load_scenario(const std::string &path, std::string &err);
 std::optional<Scenario> parse_scenario(const std::string &text, std::string &err);

@@ -74,6 +74,8 @@ TypeId socket_type(const std::string &variant)
 // Linux's defaults where ns-3's differ, for every variant alike.
 void tcp_defaults(const Profile &p, const std::string &variant)
 {
+	TcpUno::ResetParams();
+	TcpSmartt::ResetParams();
 	Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(socket_type(variant)));
 	Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(p.mtu - kTcpHeaders));
 	Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
@@ -88,6 +90,8 @@ void tcp_defaults(const Profile &p, const std::string &variant)
 	Config::SetDefault("ns3::TcpSocketState::MaxPacingRate",
 			   DataRateValue(DataRate(p.rate_mbps * 1000000 * 4)));
 	Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(variant == "bbr"));
+	// A paced socket paces from its first segment, as Linux's.
+	Config::SetDefault("ns3::TcpSocketState::PaceInitialWindow", BooleanValue(true));
 	// The RTT "sample" ns-3 hands the CC is its estimator's output: with
 	// Alpha 1 it is the sample (tcp_uno.cc keeps srtt itself).
 	Config::SetDefault("ns3::RttMeanDeviation::Alpha", DoubleValue(1.0));
@@ -100,9 +104,12 @@ void tcp_defaults(const Profile &p, const std::string &variant)
 	TcpSmartt::SetParam("link_rate_mbps", p.rate_mbps);
 	TcpSmartt::SetParam("base_rtt_floor_us", p.intra_rtt_us);
 	TcpSmartt::SetParam("nscc_net_rtt_us", p.inter_rtt_us);
-	TcpSmartt::SetParam("mode", variant == "smartt-nscc" ? SMARTT_MODE_NSCC : 0);
+	// tcp_smartt.cc: no NACKs in ns-3, so the law of trimming=0.
+	TcpSmartt::SetParam("trimming", 0);
 	for (const ModuleParam &m : p.params)
 		(m.cc == "uno" ? TcpUno::SetParam : TcpSmartt::SetParam)(m.name, m.value);
+	// The variant's law, whatever the profile says.
+	TcpSmartt::SetParam("mode", variant == "smartt-nscc" ? SMARTT_MODE_NSCC : 0);
 }
 
 // lib_eval.sh ev_begin: uno's port marks on the phantom queue only (its
@@ -265,7 +272,7 @@ double jain(const std::vector<double> &x)
 		sum += v;
 		sq += v * v;
 	}
-	return sq > 0 ? sum * sum / (x.size() * sq) : 1.0;
+	return sq > 0 ? sum * sum / (x.size() * sq) : 0;
 }
 
 double percentile(std::vector<uint32_t> v, double pct)
@@ -282,10 +289,9 @@ void fairness(const Run &r, json &m)
 	std::vector<double> jains;
 	double intra = 0, inter = 0;
 	uint32_t n_intra = 0, n_inter = 0;
-	double span = r.s.sample_inter_rtts * r.p.inter_rtt_us / 1e6;
 
 	for (const auto &[t, mbps] : r.rates) {
-		if (t - span < r.t0.GetSeconds() - 1e-9 || t > r.t1.GetSeconds() + 1e-9)
+		if (t < r.t0.GetSeconds() - 1e-9 || t > r.t1.GetSeconds() + 1e-9)
 			continue;
 		jains.push_back(jain(mbps));
 		for (size_t i = 0; i < mbps.size(); i++) {
@@ -295,12 +301,38 @@ void fairness(const Run &r, json &m)
 		}
 	}
 	m["samples"] = jains.size();
-	m["jain_mean"] = jains.empty() ? json() : json(std::accumulate(jains.begin(), jains.end(), 0.0) / jains.size());
+	m["jain_mean"] = jains.empty() ?
+				 json() :
+				 json(std::accumulate(jains.begin(), jains.end(), 0.0) / jains.size());
 	if (n_intra && n_inter) {
 		m["intra_mbps"] = intra / n_intra;
 		m["inter_mbps"] = inter / n_inter;
 		m["intra_over_inter"] = inter > 0 ? json((intra / n_intra) / (inter / n_inter)) : json();
 	}
+}
+
+// lib_eval.sh ev_sized_flows: the incast's completion against its ideal
+// (all bytes at C, plus one base RTT of the slowest class), and Jain's
+// index of the mean rates (size / FCT) of the flows that ended.
+void completion(const Run &r, json &m)
+{
+	std::vector<double> mean_rates;
+	uint32_t rtt_us = 0;
+	Time last;
+
+	for (const Flow &f : r.flows) {
+		rtt_us = std::max(rtt_us, f.cls == FlowClass::Intra ? r.p.intra_rtt_us : r.p.inter_rtt_us);
+		if (f.end.IsZero())
+			continue;
+		last = std::max(last, f.end);
+		mean_rates.push_back(f.bytes / f.end.GetSeconds());
+	}
+	double ideal_ms = r.flows.size() * r.p.flow_bytes * 8.0 / (r.p.rate_mbps * 1e3) + rtt_us / 1e3;
+	m["flows_completed"] = r.done;
+	m["ideal_ms"] = ideal_ms;
+	m["done_ms"] = r.done ? json(last.GetSeconds() * 1e3) : json();
+	m["fct_over_ideal"] = r.done ? json(last.GetSeconds() * 1e3 / ideal_ms) : json();
+	m["jain"] = mean_rates.empty() ? json() : json(jain(mean_rates));
 }
 
 json metrics(const Run &r)
@@ -317,28 +349,14 @@ json metrics(const Run &r)
 	m["utilisation"] = goodput / r.p.rate_mbps;
 	m["drops"] = st.nTotalDroppedPackets;
 	m["marks"] = st.nTotalMarkedPackets;
-	m["marks_phantom"] = st.GetNMarkedPackets(PhantomQueueDisc::kPhantomMark);
+	m["phantom_marks"] = st.GetNMarkedPackets(PhantomQueueDisc::kPhantomMark);
 	m["backlog_p50_bytes"] = percentile(r.backlog, 50);
 	m["backlog_p99_bytes"] = percentile(r.backlog, 99);
 	m["backlog_empty_fraction"] = span > 0 ? empty.GetSeconds() / span : 0;
 	if (r.flows.size() > 1)
 		fairness(r, m);
-	if (r.p.flow_bytes) {
-		std::vector<double> mean_rates;
-		Time last;
-		for (const Flow &f : r.flows) {
-			last = std::max(last, f.end);
-			if (!f.end.IsZero())
-				mean_rates.push_back(f.bytes / f.end.GetSeconds());
-		}
-		// N4, N5: Jain's index of the flows' mean rates (size / FCT).
-		m["jain"] = mean_rates.size() == r.flows.size() ? json(jain(mean_rates)) : json();
-		double ideal = r.flows.size() * r.p.flow_bytes * 8.0 / (r.p.rate_mbps * 1e6);
-		m["ideal_fct_s"] = ideal;
-		m["max_fct_s"] = r.done == r.flows.size() ? json(last.GetSeconds()) : json();
-		m["fct_over_ideal"] = r.done == r.flows.size() ? json(last.GetSeconds() / ideal) : json();
-		m["flows_completed"] = r.done;
-	}
+	if (r.p.flow_bytes)
+		completion(r, m);
 	return m;
 }
 
@@ -377,12 +395,10 @@ json rates_json(const Run &r)
 	return a;
 }
 
-// The CC's name: the modules' for our cores, ns-3's for its own.
+// The CC's name as the VM's results give it (ns-3's own for the baselines).
 std::string cc_name(const std::string &variant)
 {
-	std::string n = socket_type(variant).GetName();
-
-	return n == "ns3::TcpUno" ? "uno" : n == "ns3::TcpSmartt" ? "smartt" : n;
+	return variant.substr(0, variant.find('-'));
 }
 
 } // namespace
@@ -416,7 +432,8 @@ json run_variant(const Scenario &s, const Profile &p, const std::string &variant
 	if (s.window_inter_rtts > 0) {
 		Time end = r.t0 + inter_rtts(p, s.window_inter_rtts);
 		Simulator::Schedule(end, &window_end, &r);
-		Simulator::Stop(end);
+		// After the samples due at the window's end.
+		Simulator::Stop(end + TimeStep(1));
 	} else {
 		// Flows of a size: run until all end, at most 4 x the ideal.
 		Simulator::Stop(Seconds(4.0 * r.flows.size() * p.flow_bytes * 8 / (p.rate_mbps * 1e6)) +

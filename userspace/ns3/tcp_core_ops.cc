@@ -27,7 +27,8 @@ void TcpCoreOps::Init(Ptr<TcpSocketState> tcb)
 	tcb->m_ectCodePoint = TcpSocketState::Ect0;
 	tcb->m_pacing = paced();
 	rtt_us_ = -1;
-	srtt_us_ = 0;
+	srtt8_us_ = 0;
+	last_acked_ = SequenceNumber32(0);
 }
 
 // No state exit rewrites cwnd (TCP_INFINITE_SSTHRESH in the modules).
@@ -46,27 +47,37 @@ bool TcpCoreOps::HasCongControl() const
 	return true;
 }
 
-// ns-3 hands the RTT estimator's output as the ACK's sample: the
-// scenarios set RttMeanDeviation's Alpha to 1, so that it is the sample
-// itself, and srtt is kept here as Linux keeps it (tcp_rtt_estimator():
-// g = 1/8).
+// ns-3 hands the RTT estimator's output, m_lastRtt, to PktsAcked on
+// every ACK: the scenarios set RttMeanDeviation's Alpha to 1, so that it
+// is the newest sample itself, but it is handed on again when the ACK
+// brought none.
 void TcpCoreOps::PktsAcked(Ptr<TcpSocketState>, uint32_t, const Time &rtt)
 {
-	if (rtt.IsZero())
-		return;
-	rtt_us_ = rtt.GetMicroSeconds();
-	if (!srtt_us_)
-		srtt_us_ = static_cast<u32>(rtt_us_);
-	else
-		srtt_us_ = static_cast<u32>(srtt_us_ + (rtt_us_ - srtt_us_) / 8);
+	rtt_us_ = rtt.IsZero() ? -1 : rtt.GetMicroSeconds();
 }
 
-s32 TcpCoreOps::take_rtt_us()
+// The estimator takes a sample from an ACK that advances past a segment
+// it did not retransmit. ns-3 tells a congestion control neither, so a
+// sample counts when the ACK advanced outside loss recovery (an ACK in
+// recovery gives none here; Linux's rate sample would give one for a
+// segment sent anew). srtt as tcp_rtt_estimator() keeps it (g = 1/8).
+s32 TcpCoreOps::take_rtt_us(Ptr<const TcpSocketState> tcb)
 {
-	s32 rtt = static_cast<s32>(std::min<int64_t>(rtt_us_, INT32_MAX));
+	bool advanced = tcb->m_lastAckedSeq > last_acked_;
+	bool recovering = tcb->m_congState == TcpSocketState::CA_RECOVERY ||
+			  tcb->m_congState == TcpSocketState::CA_LOSS;
+	int64_t rtt = rtt_us_;
 
+	last_acked_ = tcb->m_lastAckedSeq;
 	rtt_us_ = -1;
-	return rtt;
+	if (!advanced || recovering || rtt < 0)
+		return -1;
+	rtt = std::min<int64_t>(rtt, INT32_MAX >> 3);
+	if (!srtt8_us_)
+		srtt8_us_ = static_cast<u32>(rtt << 3);
+	else
+		srtt8_us_ = static_cast<u32>(srtt8_us_ + rtt - (srtt8_us_ >> 3));
+	return static_cast<s32>(rtt);
 }
 
 void TcpCoreOps::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event)

@@ -8,11 +8,12 @@
 // and tcp_smartt.cc map the rest, as tcp_uno.c and tcp_smartt.c do.
 //
 // ns-3 3.37 calls, per ACK (TcpSocketBase::ReceivedAck): the ECE
-// bookkeeping (m_ecnState is ECN_ECE_RCVD iff this ACK advanced and
-// echoed CE), PktsAcked with the RTT estimate, then CongControl with the
-// rate sample. With CongControl present it leaves cwnd alone on ECE,
-// fast retransmit and recovery; a timeout sets it to one segment and the
-// next ACK restores the law's, as in Linux.
+// bookkeeping (m_ecnState is ECN_ECE_RCVD after an ACK that advanced and
+// echoed CE, until one advances without), PktsAcked with the RTT
+// estimate, then CongControl with the rate sample. With CongControl
+// present it leaves cwnd alone on ECE and fast retransmit; leaving
+// recovery and a timeout set it (to ssthresh, to one segment), and
+// CongControl sets the law's again before anything is sent.
 #ifndef UNO_NS3_TCP_CORE_OPS_H
 #define UNO_NS3_TCP_CORE_OPS_H
 
@@ -42,9 +43,10 @@ protected:
 	// sk_pacing_rate, in bytes per second, under sk_max_pacing_rate.
 	static void set_pacing_rate(Ptr<TcpSocketState> tcb, u64 rate);
 
-	// The ACK's RTT sample, once: < 0 when it brought none.
-	s32 take_rtt_us();
-	u32 srtt_us() const { return srtt_us_; }
+	// The ACK's RTT sample, once: < 0 when it brought none (see
+	// tcp_core_ops.cc); srtt takes it.
+	s32 take_rtt_us(Ptr<const TcpSocketState> tcb);
+	u32 srtt_us() const { return srtt8_us_ >> 3; }
 
 	// Whether the law paces (its module's pacing parameter).
 	virtual bool paced() const = 0;
@@ -53,7 +55,8 @@ protected:
 
 private:
 	int64_t rtt_us_ = -1;
-	u32 srtt_us_ = 0;
+	u32 srtt8_us_ = 0;	// srtt << 3, as Linux keeps it
+	SequenceNumber32 last_acked_;
 };
 
 } // namespace ns3

@@ -41,9 +41,9 @@ bool TcpSmartt::SetParam(std::string_view name, uint32_t value)
 	return false;
 }
 
-const struct smartt_params &TcpSmartt::Params()
+void TcpSmartt::ResetParams()
 {
-	return smartt_params;
+	smartt_params = SMARTT_PARAMS_INIT;
 }
 
 std::string TcpSmartt::GetName() const
@@ -107,41 +107,34 @@ void TcpSmartt::apply(Ptr<TcpSocketState> tcb)
 		tcb->m_pacingRate = tcb->m_maxPacingRate;
 }
 
-void TcpSmartt::count(smartt_action act)
-{
-	if (act == SMARTT_QUICK_ADAPT)
-		quick_adapts_++;
-	else if (act == SMARTT_MD)
-		decreases_++;
-}
-
-// tcp_smartt_cong_control(): the losses the ACK revealed first (NACKs
-// with trimming=1), then the ACK. ns-3's rate sample gives them in bytes;
-// its m_bytesInFlight is counted before the ACK, Linux's after.
+// tcp_smartt_cong_control() without its NACKs: Linux's rs->losses, the
+// segments this ACK marked lost, stand in for trimming's NACKs there,
+// but ns-3's rate sample gives |change of the lost bytes|, so that the
+// ACK repairing a loss reads as a loss again. The scenarios run the law
+// with trimming=0, as on a network without trimming: QuickAdapt armed by
+// RTT, the window cut by timeouts only.
 void TcpSmartt::CongControl(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConnection &,
-			    const TcpRateOps::TcpRateSample &rs)
+			    const TcpRateOps::TcpRateSample &)
 {
-	u32 now = now_us(), acked = tcb->m_lastAckedSackedBytes;
-	u32 inflight = tcb->m_bytesInFlight.Get() > acked ? tcb->m_bytesInFlight.Get() - acked : 0;
+	s32 rtt_us = take_rtt_us(tcb);
 
 	if (!started_)
 		start(tcb);
 	if (st_.mtu != tcb->m_segmentSize)
 		smartt_set_mtu(&st_, &smartt_params, tcb->m_segmentSize);
-	if (rs.m_bytesLoss > 0 && smartt_params.trimming)
-		count(nscc() ? nscc_on_nack(&st_, &smartt_params, now, rs.m_bytesLoss, inflight) :
-			       smartt_on_nack(&st_, &smartt_params, now, rs.m_bytesLoss, inflight));
-	if (acked) {
+	if (tcb->m_lastAckedSackedBytes) {
 		const struct smartt_ack a = {
-			.now = now,
-			.size = acked,
-			.rtt_us = take_rtt_us(),
-			.inflight = inflight,
+			.now = now_us(),
+			.size = tcb->m_lastAckedSackedBytes,
+			.rtt_us = rtt_us,
+			.inflight = tcb->m_bytesInFlight.Get(),
 			.ecn = tcb->m_ecnState == TcpSocketState::ECN_ECE_RCVD,
 		};
 
-		count(nscc() ? nscc_on_ack(&st_, &smartt_params, &a) :
-			       smartt_on_ack(&st_, &smartt_params, &a));
+		if (nscc())
+			nscc_on_ack(&st_, &smartt_params, &a);
+		else
+			smartt_on_ack(&st_, &smartt_params, &a);
 	}
 	apply(tcb);
 }

@@ -20,7 +20,7 @@ public:
 
 	// The module's parameters (kernel/tcp_smartt_params.h), as TcpUno's.
 	static bool SetParam(std::string_view name, uint32_t value);
-	static const smartt_params &Params();
+	static void ResetParams();
 
 	std::string GetName() const override;
 	void Init(Ptr<TcpSocketState> tcb) override;
@@ -31,8 +31,6 @@ public:
 	Ptr<TcpCongestionOps> Fork() override;
 
 	const smartt_state &core() const { return st_; }
-	uint32_t quick_adapts() const { return quick_adapts_; }
-	uint32_t decreases() const { return decreases_; }
 
 private:
 	bool paced() const override;
@@ -40,12 +38,9 @@ private:
 	bool nscc() const;
 	void start(Ptr<TcpSocketState> tcb);
 	void apply(Ptr<TcpSocketState> tcb);
-	void count(smartt_action act);
 
 	smartt_state st_ = {};
 	bool started_ = false;
-	uint32_t quick_adapts_ = 0;
-	uint32_t decreases_ = 0;
 };
 
 } // namespace ns3

@@ -39,9 +39,10 @@ bool TcpUno::SetParam(std::string_view name, uint32_t value)
 	return false;
 }
 
-const struct uno_params &TcpUno::Params()
+void TcpUno::ResetParams()
 {
-	return uno_params;
+	uno_params = UNO_PARAMS_INIT;
+	pacing_pct = 100;
 }
 
 std::string TcpUno::GetName() const
@@ -92,12 +93,14 @@ void TcpUno::apply(Ptr<TcpSocketState> tcb)
 void TcpUno::CongControl(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConnection &,
 			 const TcpRateOps::TcpRateSample &rs)
 {
+	s32 rtt_us = take_rtt_us(tcb);
+
 	if (!started_)
 		start(tcb);
 	struct uno_ack a = {
 		.now_us = now_us(),
 		.acked = tcb->m_lastAckedSackedBytes,
-		.rtt_us = take_rtt_us(),
+		.rtt_us = rtt_us,
 		.min_rtt_us = min_rtt_us(tcb),
 		.srtt_us = srtt_us(),
 		.sent = tcb->m_highTxMark.Get().GetValue(),
@@ -109,7 +112,6 @@ void TcpUno::CongControl(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConne
 	u32 ev = uno_on_ack(&core_, &uno_params, &a);
 
 	md_cuts_ += !!(ev & UNO_EV_MD);
-	qa_cuts_ += !!(ev & UNO_EV_QA);
 	apply(tcb);
 }
 

@@ -22,7 +22,8 @@ public:
 	// name the list does not have returns false. Values are checked by
 	// the caller (libuno's scale_param(), as unoctl checks them).
 	static bool SetParam(std::string_view name, uint32_t value);
-	static const uno_params &Params();
+	// The module's defaults again.
+	static void ResetParams();
 
 	std::string GetName() const override;
 	void Init(Ptr<TcpSocketState> tcb) override;
@@ -34,7 +35,6 @@ public:
 
 	const uno_state &core() const { return core_; }
 	uint32_t md_cuts() const { return md_cuts_; }
-	uint32_t qa_cuts() const { return qa_cuts_; }
 
 private:
 	bool paced() const override;
@@ -45,7 +45,6 @@ private:
 	uno_state core_ = {};
 	bool started_ = false;
 	uint32_t md_cuts_ = 0;
-	uint32_t qa_cuts_ = 0;
 };
 
 } // namespace ns3
