@@ -30,8 +30,6 @@ public:
 			 const TcpRateOps::TcpRateSample &rs) override;
 	Ptr<TcpCongestionOps> Fork() override;
 
-	const smartt_state &core() const { return st_; }
-
 private:
 	bool paced() const override;
 	void on_tx_start(Ptr<TcpSocketState> tcb) override;
