@@ -97,4 +97,8 @@ while IFS= read -r doc; do
 	echo "$doc" | jq . > "$out/$name.json"
 	echo "sim: wrote $out/$name.json" >&2
 done || rc=$?
+# A worker that runs nothing exits 0 too: every job must have answered.
+answered=$(jq -s length "$tmp/results" 2>/dev/null) || answered=0
+[ "$answered" -eq "$(wc -l < "$tmp/jobs")" ] ||
+	{ echo "sim: $answered of $(wc -l < "$tmp/jobs") jobs gave a result" >&2; rc=1; }
 [ $rc -eq 0 ] || { echo "sim: jobs failed (joblog: $out/joblog)" >&2; exit 1; }
