@@ -70,7 +70,7 @@ compare() {
 			"| \($v) | \($m) | \(.paper) | " + ($r | map(fmt) | join(" | ")) + " |")'
 	echo
 	case $s in
-	N4 | N5 | N6)
+	N4 | N5 | N6 | S11.3 | S11.5)
 		for f in "$eval_dir/ns3/$s-paper.json" "$eval_dir/ns3/$s-vm.json"; do
 			[ -f "$f" ] || continue
 			echo "ns-3, $(jq -r '.profile | ltrimstr("ns3-")' "$f") scale:"

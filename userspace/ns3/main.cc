@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 		std::cerr << "uno-sim: " << path << " has no profile '" << profile << "'\n";
 		return 2;
 	}
-	uno_sim::Profile p = *pp;
+	uno_sim::Profile p = s->sized(*pp);
 	*s = s->at(p);
 	if (flow_bytes)
 		p.flow_bytes = *flow_bytes;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "scenario.h"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -100,16 +101,22 @@ bool parse_profile(const std::string &name, const toml::table &t, Profile &p, st
 	    !get_uint(t, "buffer_bytes", p.buffer_bytes, true, err, where) ||
 	    !get_uint(t, "kmin_bytes", p.kmin_bytes, false, err, where) ||
 	    !get_uint(t, "kmax_bytes", p.kmax_bytes, false, err, where) ||
-	    !get_uint(t, "flow_bytes", p.flow_bytes, false, err, where))
+	    !get_uint(t, "flow_bytes", p.flow_bytes, false, err, where) ||
+	    !get_uint(t, "rto_min_us", p.rto_min_us, false, err, where))
 		return false;
 	if (!get_double(t, "warmup_inter_rtts", p.warmup_inter_rtts, err) ||
-	    !get_double(t, "window_inter_rtts", p.window_inter_rtts, err)) {
+	    !get_double(t, "window_inter_rtts", p.window_inter_rtts, err) ||
+	    !get_double(t, "sample_inter_rtts", p.sample_inter_rtts, err)) {
 		err = where + ": " + err;
 		return false;
 	}
+	if (p.sample_inter_rtts && *p.sample_inter_rtts <= 0) {
+		err = where + ": 'sample_inter_rtts' must be > 0";
+		return false;
+	}
 	if (!p.rate_mbps || p.mtu < 576 || p.mtu > 65535 || !p.intra_rtt_us ||
-	    p.inter_rtt_us < p.intra_rtt_us || !p.buffer_bytes) {
-		err = where + ": needs rate_mbps > 0, mtu 576..65535, 0 < intra_rtt_us <= inter_rtt_us, buffer_bytes > 0";
+	    p.inter_rtt_us < p.intra_rtt_us || !p.buffer_bytes || !p.rto_min_us) {
+		err = where + ": needs rate_mbps > 0, mtu 576..65535, 0 < intra_rtt_us <= inter_rtt_us, buffer_bytes > 0, rto_min_us > 0";
 		return false;
 	}
 	if (!p.kmin_bytes && !p.kmax_bytes) {
@@ -153,11 +160,44 @@ bool parse_flows(const toml::array &a, Scenario &s, std::string &err)
 			err = "flows: count must be 1..1024";
 			return false;
 		}
+		const toml::node *w = t->get("at_window");
+		if (w && !w->is_boolean()) {
+			err = "flows: at_window must be true or false";
+			return false;
+		}
+		g.at_window = w && *w->value<bool>();
 		s.flows.push_back(g);
 	}
 	if (s.flows.empty()) {
 		err = "no [[flows]]";
 		return false;
+	}
+	return true;
+}
+
+bool positive_bdps(const toml::node *n, double &out)
+{
+	auto v = n ? n->value<double>() : std::nullopt;
+
+	if (!v || !(*v > 0) || *v > 1e6)
+		return false;
+	out = *v;
+	return true;
+}
+
+bool parse_also(const toml::array &a, Scenario &s, std::string &err)
+{
+	for (const toml::node &n : a) {
+		const toml::table *t = n.as_table();
+		AlsoRun r;
+
+		auto prefix = t ? (*t)["prefix"].value<std::string>() : std::nullopt;
+		if (!prefix || prefix->empty() || !positive_bdps(t->get("flow_bdps"), r.flow_bdps)) {
+			err = "also: every entry needs a prefix and flow_bdps in (0, 1e6]";
+			return false;
+		}
+		r.prefix = *prefix;
+		s.also.push_back(std::move(r));
 	}
 	return true;
 }
@@ -197,7 +237,22 @@ Scenario Scenario::at(const Profile &p) const
 
 	s.warmup_inter_rtts = p.warmup_inter_rtts.value_or(warmup_inter_rtts);
 	s.window_inter_rtts = p.window_inter_rtts.value_or(window_inter_rtts);
+	s.sample_inter_rtts = p.sample_inter_rtts.value_or(sample_inter_rtts);
 	return s;
+}
+
+uint64_t bdp_bytes(const Profile &p)
+{
+	return p.rate_mbps * 125 * p.intra_rtt_us / 1000;
+}
+
+Profile Scenario::sized(const Profile &p) const
+{
+	Profile q = p;
+
+	if (flow_bdps)
+		q.flow_bytes = static_cast<uint64_t>(std::llround(*flow_bdps * bdp_bytes(p)));
+	return q;
 }
 
 const Profile *Scenario::profile(const std::string &n) const
@@ -242,6 +297,22 @@ std::optional<Scenario> parse_scenario(const std::string &text, std::string &err
 	if (s.sample_inter_rtts <= 0) {
 		err = "'sample_inter_rtts' must be > 0";
 		return std::nullopt;
+	}
+	if (const toml::node *b = t.get("flow_bdps")) {
+		double v;
+		if (!positive_bdps(b, v)) {
+			err = "'flow_bdps' must be a number in (0, 1e6]";
+			return std::nullopt;
+		}
+		s.flow_bdps = v;
+	}
+	if (const toml::node *a = t.get("also")) {
+		if (!a->as_array()) {
+			err = "also: must be [[also]] tables";
+			return std::nullopt;
+		}
+		if (!parse_also(*a->as_array(), s, err))
+			return std::nullopt;
 	}
 	const toml::array *flows = t["flows"].as_array();
 	if (!flows) {

@@ -19,6 +19,16 @@ enum class FlowClass { Intra, Inter };
 struct FlowGroup {
 	FlowClass cls;
 	uint32_t count = 1;
+	// The group starts when the window does, not at 0 (S11.5: a flow
+	// joins one that runs alone).
+	bool at_window = false;
+};
+
+// [[also]]: the same flows again at another size, every metric of that
+// run kept under a prefix (S11.3's small messages: small_fct_over_ideal).
+struct AlsoRun {
+	std::string prefix;
+	double flow_bdps;
 };
 
 // A module parameter a profile sets: [profile.NAME.uno], [...smartt].
@@ -41,8 +51,11 @@ struct Profile {
 	uint32_t kmin_bytes = 0;
 	uint32_t kmax_bytes = 0;
 	uint64_t flow_bytes = 0; // 0: flows run until the window ends
-	// The scenario's warm-up and window at this scale, if given.
-	std::optional<double> warmup_inter_rtts, window_inter_rtts;
+	// TCP's RTO floor: Linux's TCP_RTO_MIN unless the fabric's is given
+	// (SMaRTT's 84 us, 7 base RTTs, where trimming is unavailable).
+	uint32_t rto_min_us = 200000;
+	// The scenario's warm-up, window and sampling at this scale, if given.
+	std::optional<double> warmup_inter_rtts, window_inter_rtts, sample_inter_rtts;
 	std::vector<ModuleParam> params;
 };
 
@@ -54,12 +67,21 @@ struct Scenario {
 	double warmup_inter_rtts = 0;
 	double window_inter_rtts = 0;	// 0: until the first flow ends
 	double sample_inter_rtts = 10;
+	// The flows' size in BDPs (C x the intra-DC RTT) at every scale, in
+	// place of the profiles' flow_bytes: SMaRTT's sizes (smartt.md 11.3).
+	std::optional<double> flow_bdps;
+	std::vector<AlsoRun> also;
 	std::vector<Profile> profiles;
 
 	const Profile *profile(const std::string &name) const;
-	// The scenario at a profile's scale: its warm-up and window.
+	// The scenario at a profile's scale: its warm-up, window and sampling.
 	Scenario at(const Profile &p) const;
+	// The profile with the scenario's flow size, if it gives one in BDPs.
+	Profile sized(const Profile &p) const;
 };
+
+// C x the intra-DC RTT, in bytes.
+uint64_t bdp_bytes(const Profile &p);
 
 // A variant a scenario may name: the VM evaluation's (uno, uno-nophantom,
 // smartt, smartt-nscc, dctcp, cubic, bbr), less dctcp+bbr.

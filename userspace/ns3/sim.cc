@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include <ns3/applications-module.h>
 #include <ns3/core-module.h>
@@ -31,6 +32,7 @@ struct Flow {
 	FlowClass cls;
 	Ptr<PacketSink> sink;
 	uint64_t bytes = 0;	// 0: runs until the window ends
+	Time start;
 	Time end;		// zero until every byte arrived
 };
 
@@ -83,7 +85,10 @@ void tcp_defaults(const Profile &p, const std::string &variant)
 	Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1u << 28));
 	// One ACK per segment: each echoes its own CE (DCTCP's echo, exact).
 	Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
-	Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
+	// Linux's RTO, srtt + max(4 rttvar, the floor) (tcp_rtt_estimator),
+	// is ns-3's srtt + max(4 rttvar, ClockGranularity).
+	Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MicroSeconds(p.rto_min_us)));
+	Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(MicroSeconds(p.rto_min_us)));
 	// ns-3 measures RTT from its timestamps in ms when they are on, from
 	// its send times (ns) when off; Linux from its send times (us).
 	Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
@@ -104,8 +109,6 @@ void tcp_defaults(const Profile &p, const std::string &variant)
 	TcpSmartt::SetParam("link_rate_mbps", p.rate_mbps);
 	TcpSmartt::SetParam("base_rtt_floor_us", p.intra_rtt_us);
 	TcpSmartt::SetParam("nscc_net_rtt_us", p.inter_rtt_us);
-	// tcp_smartt.cc: no NACKs in ns-3, so the law of trimming=0.
-	TcpSmartt::SetParam("trimming", 0);
 	for (const ModuleParam &m : p.params)
 		(m.cc == "uno" ? TcpUno::SetParam : TcpSmartt::SetParam)(m.name, m.value);
 	// The variant's law, whatever the profile says.
@@ -130,6 +133,19 @@ TrafficControlHelper bottleneck_qdisc(const Profile &p, const std::string &varia
 			     "PhantomMin", UintegerValue(pq * 2 / 100), "PhantomMax",
 			     UintegerValue(pq * 60 / 100));
 	return tch;
+}
+
+// A sender's socket, once its application made it and before its SYN is
+// answered, gets a congestion control of its own that counts its losses
+// (TcpCoreOps::WatchLosses()): nothing reaches the one its factory made.
+void watch_losses(Ptr<BulkSendApplication> app, TypeId cc_type)
+{
+	Ptr<TcpSocketBase> sock = DynamicCast<TcpSocketBase>(app->GetSocket());
+	ObjectFactory f(cc_type.GetName());
+	Ptr<TcpCoreOps> cc = f.Create<TcpCoreOps>();
+
+	sock->SetCongestionControlAlgorithm(cc);
+	cc->WatchLosses(sock);
 }
 
 NetDeviceContainer link(Node *a, Node *b, const Profile &p, Time delay, uint32_t rate_x)
@@ -224,7 +240,9 @@ void build(Run &r, NodeContainer &senders, Ptr<Node> &receiver)
 	receiver = rcv.Get(0);
 	for (const FlowGroup &g : r.s.flows)
 		for (uint32_t i = 0; i < g.count; i++)
-			r.flows.push_back({ g.cls, nullptr, p.flow_bytes, Time() });
+			r.flows.push_back({ g.cls, nullptr, p.flow_bytes,
+					    g.at_window ? inter_rtts(p, r.s.warmup_inter_rtts) : Time(),
+					    Time() });
 	senders.Create(r.flows.size());
 	stack.InstallAll();
 	for (size_t i = 0; i < r.flows.size(); i++) {
@@ -260,7 +278,12 @@ void build(Run &r, NodeContainer &senders, Ptr<Node> &receiver)
 		r.flows[i].sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&on_rx, &r, i));
 		src.SetAttribute("MaxBytes", UintegerValue(p.flow_bytes));
 		src.SetAttribute("SendSize", UintegerValue(1 << 16));
-		src.Install(senders.Get(i)).Start(Seconds(0));
+		ApplicationContainer app = src.Install(senders.Get(i));
+		app.Start(r.flows[i].start);
+		TypeId cc = socket_type(r.variant);
+		if (cc.IsChildOf(TcpCoreOps::GetTypeId()))
+			Simulator::Schedule(r.flows[i].start + NanoSeconds(1), &watch_losses,
+					    DynamicCast<BulkSendApplication>(app.Get(0)), cc);
 	}
 }
 
@@ -312,27 +335,64 @@ void fairness(const Run &r, json &m)
 }
 
 // lib_eval.sh ev_sized_flows: the incast's completion against its ideal
-// (all bytes at C, plus one base RTT of the slowest class), and Jain's
-// index of the mean rates (size / FCT) of the flows that ended.
+// (all bytes at C, plus one base RTT of the slowest class), the spread of
+// the FCTs over it, and Jain's index of the mean rates (size / FCT) of
+// the flows that ended.
 void completion(const Run &r, json &m)
 {
 	std::vector<double> mean_rates;
 	uint32_t rtt_us = 0;
-	Time last;
+	Time last, fct_min = Time::Max(), fct_max;
 
 	for (const Flow &f : r.flows) {
 		rtt_us = std::max(rtt_us, f.cls == FlowClass::Intra ? r.p.intra_rtt_us : r.p.inter_rtt_us);
 		if (f.end.IsZero())
 			continue;
 		last = std::max(last, f.end);
-		mean_rates.push_back(f.bytes / f.end.GetSeconds());
+		fct_min = std::min(fct_min, f.end - f.start);
+		fct_max = std::max(fct_max, f.end - f.start);
+		mean_rates.push_back(f.bytes / (f.end - f.start).GetSeconds());
 	}
 	double ideal_ms = r.flows.size() * r.p.flow_bytes * 8.0 / (r.p.rate_mbps * 1e3) + rtt_us / 1e3;
 	m["flows_completed"] = r.done;
 	m["ideal_ms"] = ideal_ms;
 	m["done_ms"] = r.done ? json(last.GetSeconds() * 1e3) : json();
-	m["fct_over_ideal"] = r.done ? json(last.GetSeconds() * 1e3 / ideal_ms) : json();
+	m["fct_over_ideal"] = r.done ? json(fct_max.GetSeconds() * 1e3 / ideal_ms) : json();
+	m["fct_spread"] = r.done ? json((fct_max - fct_min).GetSeconds() * 1e3 / ideal_ms) : json();
 	m["jain"] = mean_rates.empty() ? json() : json(jain(mean_rates));
+}
+
+// test_eval_s11_5.sh: how two flows converge once the second joins (at
+// the window's start). Over the samples taken wholly in the window, the
+// imbalance (max - min) / sum of the flows' rates; the flows converged at
+// the first sample after the last one above 0.1 (smartt.md 11.5), given
+// in seconds after the join and in intra-DC RTTs; Jain's index of the
+// flows' rates summed over those samples.
+void convergence(const Run &r, json &m)
+{
+	double period = inter_rtts(r.p, r.s.sample_inter_rtts).GetSeconds();
+	double t0 = r.t0.GetSeconds(), t1 = r.t1.GetSeconds();
+	std::vector<double> sums(r.flows.size());
+	std::optional<double> converged;
+	uint32_t n = 0;
+
+	for (const auto &[t, mbps] : r.rates) {
+		if (t - period < t0 - 1e-9 || t > t1 + 1e-9)
+			continue;
+		auto [lo, hi] = std::minmax_element(mbps.begin(), mbps.end());
+		double sum = std::accumulate(mbps.begin(), mbps.end(), 0.0);
+		if (sum <= 0 || (*hi - *lo) / sum > 0.1)
+			converged.reset();
+		else if (!converged)
+			converged = t - t0;
+		for (size_t i = 0; i < mbps.size(); i++)
+			sums[i] += mbps[i];
+		n++;
+	}
+	m["samples"] = n;
+	m["convergence_s"] = converged ? json(*converged) : json();
+	m["convergence_brtt"] = converged ? json(std::floor(*converged * 1e6 / r.p.intra_rtt_us)) : json();
+	m["jain"] = n ? json(jain(sums)) : json();
 }
 
 json metrics(const Run &r)
@@ -357,6 +417,8 @@ json metrics(const Run &r)
 		fairness(r, m);
 	if (r.p.flow_bytes)
 		completion(r, m);
+	if (std::any_of(r.s.flows.begin(), r.s.flows.end(), [](const FlowGroup &g) { return g.at_window; }))
+		convergence(r, m);
 	return m;
 }
 
@@ -408,8 +470,10 @@ uint64_t phantom_size(const Profile &p)
 	return p.rate_mbps * 125 * p.inter_rtt_us / 1000;
 }
 
-json run_variant(const Scenario &s, const Profile &p, const std::string &variant, uint32_t seed,
-		 RunCost *cost)
+namespace {
+
+json run_once(const Scenario &s, const Profile &p, const std::string &variant, uint32_t seed,
+	      RunCost *cost)
 {
 	Run r(s, p, variant);
 	NodeContainer senders;
@@ -450,11 +514,28 @@ json run_variant(const Scenario &s, const Profile &p, const std::string &variant
 		   { "flows", flows_json(r) },
 		   { "rates", rates_json(r) } };
 	if (cost) {
-		cost->sim_s = Simulator::Now().GetSeconds();
-		cost->events = Simulator::GetEventCount() - events0;
-		cost->wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+		cost->sim_s += Simulator::Now().GetSeconds();
+		cost->events += Simulator::GetEventCount() - events0;
+		cost->wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 	}
 	Simulator::Destroy();
+	return v;
+}
+
+} // namespace
+
+json run_variant(const Scenario &s, const Profile &p, const std::string &variant, uint32_t seed,
+		 RunCost *cost)
+{
+	json v = run_once(s, p, variant, seed, cost);
+
+	for (const AlsoRun &a : s.also) {
+		Profile q = p;
+		q.flow_bytes = static_cast<uint64_t>(std::llround(a.flow_bdps * bdp_bytes(p)));
+		json m = run_once(s, q, variant, seed, cost)["metrics"];
+		for (auto &[k, x] : m.items())
+			v["metrics"][a.prefix + k] = x;
+	}
 	return v;
 }
 

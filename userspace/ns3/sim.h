@@ -21,6 +21,8 @@ struct RunCost {
 	uint64_t events = 0;
 };
 
+// The variant's run, then each of the scenario's [[also]] runs, whose
+// metrics join the first's under their prefixes; @cost adds them all up.
 nlohmann::json run_variant(const Scenario &s, const Profile &p, const std::string &variant,
 			   uint32_t seed, RunCost *cost = nullptr);
 

@@ -29,6 +29,8 @@ void TcpCoreOps::Init(Ptr<TcpSocketState> tcb)
 	rtt_us_ = -1;
 	srtt8_us_ = 0;
 	last_acked_ = SequenceNumber32(0);
+	tcb_ = tcb;
+	losses_ = 0;
 }
 
 // No state exit rewrites cwnd (TCP_INFINITE_SSTHRESH in the modules).
@@ -78,6 +80,32 @@ s32 TcpCoreOps::take_rtt_us(Ptr<const TcpSocketState> tcb)
 	else
 		srtt8_us_ = static_cast<u32>(srtt8_us_ + rtt - (srtt8_us_ >> 3));
 	return static_cast<s32>(rtt);
+}
+
+void TcpCoreOps::WatchLosses(Ptr<TcpSocketBase> sock)
+{
+	sock->TraceConnectWithoutContext("Tx", MakeCallback(&TcpCoreOps::on_segment_sent, this));
+}
+
+// ns-3 marks a segment lost as Linux does (RFC 6675: three SACKed above
+// it, or the head on the third duplicate ACK) and retransmits it right
+// after the ACK that marked it, window permitting: its retransmission
+// stands for the mark, one ACK later than Linux's rs->losses tells it.
+// After an RTO every segment is marked lost, and Linux's ACKs do not
+// count those marks: nor does this.
+void TcpCoreOps::on_segment_sent(Ptr<const Packet> p, const TcpHeader &h, Ptr<const TcpSocketBase>)
+{
+	if (tcb_ && p->GetSize() && h.GetSequenceNumber() < tcb_->m_highTxMark &&
+	    tcb_->m_congState != TcpSocketState::CA_LOSS)
+		losses_++;
+}
+
+u32 TcpCoreOps::take_losses()
+{
+	u32 n = losses_;
+
+	losses_ = 0;
+	return n;
 }
 
 void TcpCoreOps::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event)

@@ -18,6 +18,7 @@
 #define UNO_NS3_TCP_CORE_OPS_H
 
 #include <ns3/tcp-congestion-ops.h>
+#include <ns3/tcp-socket-base.h>
 
 #include "core_user.h"
 
@@ -34,6 +35,13 @@ public:
 	void CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event) override;
 	bool HasCongControl() const override;
 
+	// Linux's rs->losses, the segments an ACK marked lost, for the laws
+	// that take losses as NACKs: ns-3 hands a congestion control only
+	// |the change| of the lost bytes, so the sim points the socket here
+	// and each segment it retransmits outside an RTO counts as one lost
+	// (see tcp_core_ops.cc).
+	void WatchLosses(Ptr<TcpSocketBase> sock);
+
 protected:
 	static u32 now_us();
 	// tcp_min_rtt(): ~0U until a sample.
@@ -48,12 +56,19 @@ protected:
 	s32 take_rtt_us(Ptr<const TcpSocketState> tcb);
 	u32 srtt_us() const { return srtt8_us_ >> 3; }
 
+	// The segments lost since the last call (WatchLosses()).
+	u32 take_losses();
+
 	// Whether the law paces (its module's pacing parameter).
 	virtual bool paced() const = 0;
 	// A transmission starts with nothing in flight (CA_EVENT_TX_START).
 	virtual void on_tx_start(Ptr<TcpSocketState> tcb) = 0;
 
 private:
+	void on_segment_sent(Ptr<const Packet> p, const TcpHeader &h, Ptr<const TcpSocketBase> sock);
+
+	Ptr<const TcpSocketState> tcb_;
+	u32 losses_ = 0;
 	int64_t rtt_us_ = -1;
 	u32 srtt8_us_ = 0;	// srtt << 3, as Linux keeps it
 	SequenceNumber32 last_acked_;

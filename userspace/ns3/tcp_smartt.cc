@@ -107,21 +107,28 @@ void TcpSmartt::apply(Ptr<TcpSocketState> tcb)
 		tcb->m_pacingRate = tcb->m_maxPacingRate;
 }
 
-// tcp_smartt_cong_control() without its NACKs: Linux's rs->losses, the
-// segments this ACK marked lost, stand in for trimming's NACKs there,
-// but ns-3's rate sample gives |change of the lost bytes|, so that the
-// ACK repairing a loss reads as a loss again. The scenarios run the law
-// with trimming=0, as on a network without trimming: QuickAdapt armed by
-// RTT, the window cut by timeouts only.
+// tcp_smartt_cong_control(): the segments lost (TcpCoreOps::WatchLosses(),
+// Linux's rs->losses) stand in for trimming's NACKs when trimming=1, and
+// are taken first; then the ACK.
 void TcpSmartt::CongControl(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConnection &,
 			    const TcpRateOps::TcpRateSample &)
 {
 	s32 rtt_us = take_rtt_us(tcb);
+	u32 losses = take_losses();
 
 	if (!started_)
 		start(tcb);
 	if (st_.mtu != tcb->m_segmentSize)
 		smartt_set_mtu(&st_, &smartt_params, tcb->m_segmentSize);
+	if (losses && smartt_params.trimming) {
+		u32 lost = static_cast<u32>(std::min<u64>(u64(losses) * tcb->m_segmentSize, UINT32_MAX));
+		u32 inflight = tcb->m_bytesInFlight.Get();
+
+		if (nscc())
+			nscc_on_nack(&st_, &smartt_params, now_us(), lost, inflight);
+		else
+			smartt_on_nack(&st_, &smartt_params, now_us(), lost, inflight);
+	}
 	if (tcb->m_lastAckedSackedBytes) {
 		const struct smartt_ack a = {
 			.now = now_us(),
