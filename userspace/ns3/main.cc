@@ -67,8 +67,8 @@ int main(int argc, char **argv)
 		std::cerr << "uno-sim: " << *hosts << " senders cannot keep every flow group\n";
 		return 2;
 	}
-	if (!p.flow_bytes && s->window_inter_rtts <= 0) {
-		std::cerr << "uno-sim: endless flows need a window (window_inter_rtts)\n";
+	if (!p.flow_bytes && s->window_inter_rtts <= 0 && !s->rpcs) {
+		std::cerr << "uno-sim: endless flows need a window (window_inter_rtts) or [rpcs]\n";
 		return 2;
 	}
 	if (variants.empty())

@@ -135,6 +135,41 @@ bool parse_profile(const std::string &name, const toml::table &t, Profile &p, st
 	return true;
 }
 
+bool parse_class(const toml::table &t, FlowClass &cls, std::string &err, const char *where)
+{
+	auto c = t["class"].value<std::string>();
+
+	if (c == "intra" || c == "inter") {
+		cls = c == "intra" ? FlowClass::Intra : FlowClass::Inter;
+		return true;
+	}
+	err = std::string(where) + ": class must be \"intra\" or \"inter\"";
+	return false;
+}
+
+bool parse_rpcs(const toml::table &t, Scenario &s, std::string &err)
+{
+	RpcStream r;
+	std::string e;
+
+	if (!parse_class(t, r.cls, err, "rpcs") ||
+	    !get_uint(t, "count", r.count, true, err, "rpcs") ||
+	    !get_uint(t, "min_bytes", r.min_bytes, true, err, "rpcs") ||
+	    !get_uint(t, "max_bytes", r.max_bytes, true, err, "rpcs"))
+		return false;
+	if (!get_double(t, "gap_us", r.gap_us_at_100g, e)) {
+		err = "rpcs: " + e;
+		return false;
+	}
+	if (!r.count || r.count > 10000 || !r.min_bytes || r.min_bytes > r.max_bytes ||
+	    !(r.gap_us_at_100g > 0)) {
+		err = "rpcs: needs count 1..10000, 0 < min_bytes <= max_bytes, gap_us > 0";
+		return false;
+	}
+	s.rpcs = r;
+	return true;
+}
+
 bool parse_flows(const toml::array &a, Scenario &s, std::string &err)
 {
 	for (const toml::node &n : a) {
@@ -145,15 +180,8 @@ bool parse_flows(const toml::array &a, Scenario &s, std::string &err)
 			err = "flows: every entry must be a table";
 			return false;
 		}
-		auto cls = (*t)["class"].value<std::string>();
-		if (cls == "intra")
-			g.cls = FlowClass::Intra;
-		else if (cls == "inter")
-			g.cls = FlowClass::Inter;
-		else {
-			err = "flows: class must be \"intra\" or \"inter\"";
+		if (!parse_class(*t, g.cls, err, "flows"))
 			return false;
-		}
 		if (!get_uint(*t, "count", g.count, false, err, "flows"))
 			return false;
 		if (!g.count || g.count > 1024) {
@@ -312,6 +340,14 @@ std::optional<Scenario> parse_scenario(const std::string &text, std::string &err
 			return std::nullopt;
 		}
 		if (!parse_also(*a->as_array(), s, err))
+			return std::nullopt;
+	}
+	if (const toml::node *r = t.get("rpcs")) {
+		if (!r->as_table()) {
+			err = "rpcs: must be a table";
+			return std::nullopt;
+		}
+		if (!parse_rpcs(*r->as_table(), s, err))
 			return std::nullopt;
 	}
 	const toml::array *flows = t["flows"].as_array();

@@ -24,6 +24,17 @@ struct FlowGroup {
 	bool at_window = false;
 };
 
+// [rpcs]: a stream of short flows from one more sender of a class, one
+// every gap from the window's start, sizes uniform in [min, max]; the
+// window ends when the last completes (N3). The gap is given at 100
+// Gbit/s and scales with the time (test_eval_n3.sh: x 100 Gbit/s / C).
+struct RpcStream {
+	FlowClass cls = FlowClass::Intra;
+	uint32_t count = 0;
+	uint32_t min_bytes = 0, max_bytes = 0;
+	double gap_us_at_100g = 0;
+};
+
 // [[also]]: the same flows again at another size, every metric of that
 // run kept under a prefix (S11.3's small messages: small_fct_over_ideal).
 struct AlsoRun {
@@ -71,6 +82,7 @@ struct Scenario {
 	// place of the profiles' flow_bytes: SMaRTT's sizes (smartt.md 11.3).
 	std::optional<double> flow_bdps;
 	std::vector<AlsoRun> also;
+	std::optional<RpcStream> rpcs;
 	std::vector<Profile> profiles;
 
 	const Profile *profile(const std::string &name) const;

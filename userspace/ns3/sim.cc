@@ -25,6 +25,8 @@ namespace uno_sim {
 namespace {
 
 constexpr uint16_t kBasePort = 5000;
+constexpr uint16_t kRpcPort = 20000;
+constexpr uint32_t kRpcSizeStream = 1u << 16;
 constexpr uint32_t kTcpHeaders = 40; // IPv4 20, TCP 20
 constexpr uint32_t kAccessX = 10;
 
@@ -36,6 +38,16 @@ struct Flow {
 	Time end;		// zero until every byte arrived
 };
 
+// One RPC of the scenario's stream: FCT from its first write, after the
+// handshake (unoperf's start_ns), to its last byte's arrival (htsim's
+// end; unoperf waits for the receiver's answer, half an RTT more).
+struct Rpc {
+	Ptr<PacketSink> sink;
+	uint64_t bytes;
+	Time first_tx;
+	Time end;
+};
+
 struct Run {
 	Run(const Scenario &scn, const Profile &prof, const std::string &v) : s(scn), p(prof), variant(v)
 	{
@@ -45,6 +57,8 @@ struct Run {
 	const Profile &p;
 	std::string variant;
 	std::vector<Flow> flows;
+	std::vector<Rpc> rpcs;
+	uint32_t rpcs_done = 0;
 	Ptr<PhantomQueueDisc> port;
 	std::vector<std::pair<double, std::vector<double>>> rates; // t, Mbit/s per flow
 	std::vector<uint64_t> last_rx;
@@ -58,6 +72,20 @@ struct Run {
 Time inter_rtts(const Profile &p, double n)
 {
 	return MicroSeconds(static_cast<int64_t>(std::llround(n * p.inter_rtt_us)));
+}
+
+// A sender's link: its path's propagation delay less the ToR-receiver
+// hop's (build()).
+Time access_delay(const Profile &p, FlowClass c)
+{
+	Time hop = MicroSeconds(p.intra_rtt_us) / 4;
+
+	return c == FlowClass::Intra ? hop : MicroSeconds(p.inter_rtt_us) / 2 - hop;
+}
+
+Time rpc_gap(const Profile &p, const RpcStream &q)
+{
+	return NanoSeconds(static_cast<int64_t>(std::llround(q.gap_us_at_100g * 1e3 * 100000 / p.rate_mbps)));
 }
 
 TypeId socket_type(const std::string &variant)
@@ -197,6 +225,26 @@ void on_rx(Run *r, uint32_t i, Ptr<const Packet>, const Address &)
 	}
 }
 
+void on_rpc_tx(Run *r, uint32_t k, Ptr<const Packet>)
+{
+	if (r->rpcs[k].first_tx.IsZero())
+		r->rpcs[k].first_tx = Simulator::Now();
+}
+
+// The last RPC to end ends the window and the run.
+void on_rpc_rx(Run *r, uint32_t k, Ptr<const Packet>, const Address &)
+{
+	Rpc &q = r->rpcs[k];
+
+	if (q.end.IsZero() && q.sink->GetTotalRx() >= q.bytes) {
+		q.end = Simulator::Now();
+		if (++r->rpcs_done == r->rpcs.size()) {
+			window_end(r);
+			Simulator::Stop();
+		}
+	}
+}
+
 void sample_rates(Run *r, Time every)
 {
 	std::vector<double> mbps;
@@ -219,16 +267,56 @@ void sample_backlog(Run *r, Time every)
 	Simulator::Schedule(every, &sample_backlog, r, every);
 }
 
+void start_sender(const Run &r, ApplicationContainer app, Time at)
+{
+	TypeId cc = socket_type(r.variant);
+
+	app.Start(at);
+	if (cc.IsChildOf(TcpCoreOps::GetTypeId()))
+		Simulator::Schedule(at + NanoSeconds(1), &watch_losses,
+				    DynamicCast<BulkSendApplication>(app.Get(0)), cc);
+}
+
+// The scenario's RPCs from @sender, a connection each, one every gap
+// from the window's start.
+void build_rpcs(Run &r, Ptr<Node> sender, Ptr<Node> receiver, Ipv4Address to)
+{
+	const RpcStream &q = *r.s.rpcs;
+	Ptr<UniformRandomVariable> size = CreateObject<UniformRandomVariable>();
+	Time gap = rpc_gap(r.p, q);
+
+	size->SetStream(kRpcSizeStream);
+	r.rpcs.resize(q.count);
+	for (uint32_t k = 0; k < q.count; k++) {
+		uint16_t port = kRpcPort + k;
+		PacketSinkHelper sink("ns3::TcpSocketFactory",
+				      InetSocketAddress(Ipv4Address::GetAny(), port));
+		BulkSendHelper src("ns3::TcpSocketFactory", InetSocketAddress(to, port));
+		Rpc &rpc = r.rpcs[k];
+
+		rpc.bytes = size->GetInteger(q.min_bytes, q.max_bytes);
+		rpc.sink = DynamicCast<PacketSink>(sink.Install(receiver).Get(0));
+		rpc.sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&on_rpc_rx, &r, k));
+		src.SetAttribute("MaxBytes", UintegerValue(rpc.bytes));
+		src.SetAttribute("SendSize", UintegerValue(1 << 16));
+		ApplicationContainer app = src.Install(sender);
+		app.Get(0)->TraceConnectWithoutContext("Tx", MakeBoundCallback(&on_rpc_tx, &r, k));
+		start_sender(r, app, r.t0 + gap * k);
+	}
+}
+
 // Builds the dumbbell: each sender's link carries its path's propagation
 // delay less the ToR-receiver hop's, so that the two RTTs are the
 // profile's (serialisation adds one packet time per hop, as on the VM).
 // The senders' links run at kAccessX x C, as the VM's senders are
 // unshaped veths: the ToR's port is the one bottleneck, and a sender's
-// own queue (pfifo_fast's 1000 packets) stays empty.
+// own queue (pfifo_fast's 1000 packets) stays empty. The RPCs' sender,
+// if any, is one more of its class.
 void build(Run &r, NodeContainer &senders, Ptr<Node> &receiver)
 {
 	const Profile &p = r.p;
 	Time hop = MicroSeconds(p.intra_rtt_us) / 4;
+	const std::optional<RpcStream> &rpcs = r.s.rpcs;
 	NodeContainer tor, rcv;
 	InternetStackHelper stack;
 	TrafficControlHelper fifo;
@@ -240,17 +328,14 @@ void build(Run &r, NodeContainer &senders, Ptr<Node> &receiver)
 	receiver = rcv.Get(0);
 	for (const FlowGroup &g : r.s.flows)
 		for (uint32_t i = 0; i < g.count; i++)
-			r.flows.push_back({ g.cls, nullptr, p.flow_bytes,
-					    g.at_window ? inter_rtts(p, r.s.warmup_inter_rtts) : Time(),
-					    Time() });
-	senders.Create(r.flows.size());
+			r.flows.push_back({ g.cls, nullptr, p.flow_bytes, g.at_window ? r.t0 : Time(), Time() });
+	// The RPCs' sender last.
+	senders.Create(r.flows.size() + (rpcs ? 1 : 0));
 	stack.InstallAll();
-	for (size_t i = 0; i < r.flows.size(); i++) {
-		Time d = r.flows[i].cls == FlowClass::Intra ?
-				 hop :
-				 MicroSeconds(p.inter_rtt_us) / 2 - hop;
-		links.push_back(
-			link(PeekPointer(senders.Get(i)), PeekPointer(tor.Get(0)), p, d, kAccessX));
+	for (uint32_t i = 0; i < senders.GetN(); i++) {
+		FlowClass c = i < r.flows.size() ? r.flows[i].cls : rpcs->cls;
+		links.push_back(link(PeekPointer(senders.Get(i)), PeekPointer(tor.Get(0)), p,
+				     access_delay(p, c), kAccessX));
 	}
 	NetDeviceContainer down = link(PeekPointer(tor.Get(0)), PeekPointer(receiver), p, hop, 1);
 	fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("1000p"));
@@ -278,13 +363,10 @@ void build(Run &r, NodeContainer &senders, Ptr<Node> &receiver)
 		r.flows[i].sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&on_rx, &r, i));
 		src.SetAttribute("MaxBytes", UintegerValue(p.flow_bytes));
 		src.SetAttribute("SendSize", UintegerValue(1 << 16));
-		ApplicationContainer app = src.Install(senders.Get(i));
-		app.Start(r.flows[i].start);
-		TypeId cc = socket_type(r.variant);
-		if (cc.IsChildOf(TcpCoreOps::GetTypeId()))
-			Simulator::Schedule(r.flows[i].start + NanoSeconds(1), &watch_losses,
-					    DynamicCast<BulkSendApplication>(app.Get(0)), cc);
+		start_sender(r, src.Install(senders.Get(i)), r.flows[i].start);
 	}
+	if (rpcs)
+		build_rpcs(r, senders.Get(r.flows.size()), receiver, rif.GetAddress(1));
 }
 
 double jain(const std::vector<double> &x)
@@ -395,6 +477,23 @@ void convergence(const Run &r, json &m)
 	m["jain"] = n ? json(jain(sums)) : json();
 }
 
+// test_eval_n3.sh: the RPCs' FCTs, and the long flows' goodput beside.
+void rpc_fcts(const Run &r, json &m)
+{
+	std::vector<double> fct;
+
+	for (const Rpc &q : r.rpcs)
+		if (!q.end.IsZero())
+			fct.push_back((q.end - q.first_tx).GetSeconds() * 1e6);
+	std::sort(fct.begin(), fct.end());
+	m["rpcs_completed"] = fct.size();
+	m["rpc_mean_fct_us"] = fct.empty() ? json() :
+				json(std::accumulate(fct.begin(), fct.end(), 0.0) / fct.size());
+	m["rpc_p99_fct_us"] = fct.empty() ? json() :
+			       json(fct[static_cast<size_t>(std::llround((fct.size() - 1) * 0.99))]);
+	m["long_goodput_mbps"] = m["goodput_mbps"];
+}
+
 json metrics(const Run &r)
 {
 	json m;
@@ -411,12 +510,15 @@ json metrics(const Run &r)
 	m["marks"] = st.nTotalMarkedPackets;
 	m["phantom_marks"] = st.GetNMarkedPackets(PhantomQueueDisc::kPhantomMark);
 	m["backlog_p50_bytes"] = percentile(r.backlog, 50);
+	m["backlog_p90_bytes"] = percentile(r.backlog, 90);
 	m["backlog_p99_bytes"] = percentile(r.backlog, 99);
 	m["backlog_empty_fraction"] = span > 0 ? empty.GetSeconds() / span : 0;
 	if (r.flows.size() > 1)
 		fairness(r, m);
 	if (r.p.flow_bytes)
 		completion(r, m);
+	if (!r.rpcs.empty())
+		rpc_fcts(r, m);
 	if (std::any_of(r.s.flows.begin(), r.s.flows.end(), [](const FlowGroup &g) { return g.at_window; }))
 		convergence(r, m);
 	return m;
@@ -485,10 +587,10 @@ json run_once(const Scenario &s, const Profile &p, const std::string &variant, u
 	RngSeedManager::SetSeed(1);
 	RngSeedManager::SetRun(seed);
 	tcp_defaults(p, variant);
+	r.t0 = inter_rtts(p, s.warmup_inter_rtts);
 	build(r, senders, receiver);
 	r.port->AssignStreams(seed);
 	r.last_rx.assign(r.flows.size(), 0);
-	r.t0 = inter_rtts(p, s.warmup_inter_rtts);
 	Simulator::Schedule(r.t0, &window_start, &r);
 	Simulator::Schedule(sample, &sample_rates, &r, sample);
 	Simulator::Schedule(MicroSeconds(p.intra_rtt_us), &sample_backlog, &r,
@@ -498,6 +600,10 @@ json run_once(const Scenario &s, const Profile &p, const std::string &variant, u
 		Simulator::Schedule(end, &window_end, &r);
 		// After the samples due at the window's end.
 		Simulator::Stop(end + TimeStep(1));
+	} else if (s.rpcs) {
+		// RPCs: until the last ends, at most twice their schedule and
+		// 50 inter-DC RTTs.
+		Simulator::Stop(r.t0 + rpc_gap(p, *s.rpcs) * (2 * s.rpcs->count) + inter_rtts(p, 50));
 	} else {
 		// Flows of a size: run until all end, at most 4 x the ideal.
 		Simulator::Stop(Seconds(4.0 * r.flows.size() * p.flow_bytes * 8 / (p.rate_mbps * 1e6)) +

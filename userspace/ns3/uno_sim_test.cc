@@ -64,6 +64,12 @@ TEST(Scenario, BadFilesRefused)
 		{ "[[also]]\nflow_bdps = 1\n", "needs a prefix" },
 		{ "[[also]]\nprefix = \"s_\"\nflow_bdps = -1\n", "flow_bdps in (0, 1e6]" },
 		{ "also = 1\n", "[[also]] tables" },
+		{ "rpcs = 1\n", "rpcs: must be a table" },
+		{ "[rpcs]\nclass = \"wan\"\n", "rpcs: class must be" },
+		{ "[rpcs]\nclass = \"intra\"\ncount = 10\nmax_bytes = 2\ngap_us = 1\n", "'min_bytes' is missing" },
+		{ "[rpcs]\nclass = \"intra\"\ncount = 10\nmin_bytes = 3\nmax_bytes = 2\ngap_us = 1\n",
+		  "0 < min_bytes <= max_bytes" },
+		{ "[rpcs]\nclass = \"intra\"\ncount = 10\nmin_bytes = 1\nmax_bytes = 2\n", "gap_us > 0" },
 		{ "[profile.b]\nrate_mbps = 100\nmtu = 1500\nintra_rtt_us = 10\ninter_rtt_us = 100\n"
 		  "buffer_bytes = 100000\nrto_min_us = 0\n",
 		  "rto_min_us > 0" },
@@ -397,6 +403,25 @@ TEST(Scenarios, S11_5JoinerAndBaseRtt)
 	EXPECT_LT(learned["jain"].get<double>(), 0.8);
 	EXPECT_GE(known["jain"].get<double>(), 0.98);
 	EXPECT_GE(known["utilisation"].get<double>(), 0.95);
+}
+
+// N3 at the VM's scale with make check's 200 RPCs (test_eval_n3.sh):
+// with the phantom queue the real queue stays near empty (p50 0, p90 <=
+// 2 MTU) and the RPCs' mean FCT is >= 1.5 x shorter than without it.
+TEST(Scenarios, N3PhantomGain)
+{
+	Scenario f = load("n3.toml");
+	const Profile &p = *f.profile("vm");
+	Scenario s = f.at(p);
+	s.rpcs->count = 200;
+	nlohmann::json on = run_variant(s, p, "uno", 1)["metrics"];
+	nlohmann::json off = run_variant(s, p, "uno-nophantom", 1)["metrics"];
+
+	ASSERT_EQ(on["rpcs_completed"].get<uint32_t>(), 200u);
+	ASSERT_EQ(off["rpcs_completed"].get<uint32_t>(), 200u);
+	EXPECT_GE(off["rpc_mean_fct_us"].get<double>() / on["rpc_mean_fct_us"].get<double>(), 1.5);
+	EXPECT_EQ(on["backlog_p50_bytes"].get<double>(), 0);
+	EXPECT_LE(on["backlog_p90_bytes"].get<double>(), 2 * p.mtu);
 }
 
 } // namespace
