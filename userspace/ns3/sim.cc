@@ -30,17 +30,19 @@ constexpr uint32_t kRpcSizeStream = 1u << 16;
 constexpr uint32_t kTcpHeaders = 40; // IPv4 20, TCP 20
 constexpr uint32_t kAccessX = 10;
 
+// A flow's FCT runs from its first write, after the handshake (unoperf's
+// start_ns), to its last byte's arrival (htsim's end; unoperf waits for
+// the receiver's answer, half an RTT more).
 struct Flow {
 	FlowClass cls;
 	Ptr<PacketSink> sink;
 	uint64_t bytes = 0;	// 0: runs until the window ends
-	Time start;
+	Time start;		// its application's
+	Time first_tx;
 	Time end;		// zero until every byte arrived
 };
 
-// One RPC of the scenario's stream: FCT from its first write, after the
-// handshake (unoperf's start_ns), to its last byte's arrival (htsim's
-// end; unoperf waits for the receiver's answer, half an RTT more).
+// One RPC of the scenario's stream, its FCT as a Flow's.
 struct Rpc {
 	Ptr<PacketSink> sink;
 	uint64_t bytes;
@@ -163,9 +165,9 @@ TrafficControlHelper bottleneck_qdisc(const Profile &p, const std::string &varia
 	return tch;
 }
 
-// A sender's socket, once its application made it and before its SYN is
-// answered, gets a congestion control of its own that counts its losses
-// (TcpCoreOps::WatchLosses()): nothing reaches the one its factory made.
+// ns-3 3.37 has no getter for a socket's congestion control: a sender's
+// socket, once its application made it and before its SYN is answered,
+// gets one of ours whose Tx trace counts its losses (WatchLosses()).
 void watch_losses(Ptr<BulkSendApplication> app, TypeId cc_type)
 {
 	Ptr<TcpSocketBase> sock = DynamicCast<TcpSocketBase>(app->GetSocket());
@@ -225,20 +227,27 @@ void on_rx(Run *r, uint32_t i, Ptr<const Packet>, const Address &)
 	}
 }
 
+void on_flow_tx(Run *r, uint32_t i, Ptr<const Packet>)
+{
+	if (r->flows[i].first_tx.IsZero())
+		r->flows[i].first_tx = Simulator::Now();
+}
+
 void on_rpc_tx(Run *r, uint32_t k, Ptr<const Packet>)
 {
 	if (r->rpcs[k].first_tx.IsZero())
 		r->rpcs[k].first_tx = Simulator::Now();
 }
 
-// The last RPC to end ends the window and the run.
+// The last RPC to end ends the window, unless the scenario gives one, and
+// the run.
 void on_rpc_rx(Run *r, uint32_t k, Ptr<const Packet>, const Address &)
 {
 	Rpc &q = r->rpcs[k];
 
 	if (q.end.IsZero() && q.sink->GetTotalRx() >= q.bytes) {
 		q.end = Simulator::Now();
-		if (++r->rpcs_done == r->rpcs.size()) {
+		if (++r->rpcs_done == r->rpcs.size() && r->s.window_inter_rtts <= 0) {
 			window_end(r);
 			Simulator::Stop();
 		}
@@ -272,6 +281,7 @@ void start_sender(const Run &r, ApplicationContainer app, Time at)
 	TypeId cc = socket_type(r.variant);
 
 	app.Start(at);
+	// Just after StartApplication, which the node schedules at @at.
 	if (cc.IsChildOf(TcpCoreOps::GetTypeId()))
 		Simulator::Schedule(at + NanoSeconds(1), &watch_losses,
 				    DynamicCast<BulkSendApplication>(app.Get(0)), cc);
@@ -328,7 +338,8 @@ void build(Run &r, NodeContainer &senders, Ptr<Node> &receiver)
 	receiver = rcv.Get(0);
 	for (const FlowGroup &g : r.s.flows)
 		for (uint32_t i = 0; i < g.count; i++)
-			r.flows.push_back({ g.cls, nullptr, p.flow_bytes, g.at_window ? r.t0 : Time(), Time() });
+			r.flows.push_back({ g.cls, nullptr, p.flow_bytes, g.at_window ? r.t0 : Time(),
+					    Time(), Time() });
 	// The RPCs' sender last.
 	senders.Create(r.flows.size() + (rpcs ? 1 : 0));
 	stack.InstallAll();
@@ -363,7 +374,9 @@ void build(Run &r, NodeContainer &senders, Ptr<Node> &receiver)
 		r.flows[i].sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&on_rx, &r, i));
 		src.SetAttribute("MaxBytes", UintegerValue(p.flow_bytes));
 		src.SetAttribute("SendSize", UintegerValue(1 << 16));
-		start_sender(r, src.Install(senders.Get(i)), r.flows[i].start);
+		ApplicationContainer app = src.Install(senders.Get(i));
+		app.Get(0)->TraceConnectWithoutContext("Tx", MakeBoundCallback(&on_flow_tx, &r, i));
+		start_sender(r, app, r.flows[i].start);
 	}
 	if (rpcs)
 		build_rpcs(r, senders.Get(r.flows.size()), receiver, rif.GetAddress(1));
@@ -431,9 +444,9 @@ void completion(const Run &r, json &m)
 		if (f.end.IsZero())
 			continue;
 		last = std::max(last, f.end);
-		fct_min = std::min(fct_min, f.end - f.start);
-		fct_max = std::max(fct_max, f.end - f.start);
-		mean_rates.push_back(f.bytes / (f.end - f.start).GetSeconds());
+		fct_min = std::min(fct_min, f.end - f.first_tx);
+		fct_max = std::max(fct_max, f.end - f.first_tx);
+		mean_rates.push_back(f.bytes / (f.end - f.first_tx).GetSeconds());
 	}
 	double ideal_ms = r.flows.size() * r.p.flow_bytes * 8.0 / (r.p.rate_mbps * 1e3) + rtt_us / 1e3;
 	m["flows_completed"] = r.done;
@@ -449,7 +462,8 @@ void completion(const Run &r, json &m)
 // imbalance (max - min) / sum of the flows' rates; the flows converged at
 // the first sample after the last one above 0.1 (smartt.md 11.5), given
 // in seconds after the join and in intra-DC RTTs; Jain's index of the
-// flows' rates summed over those samples.
+// flows' rates summed over those samples, and their count, in place of
+// fairness()'s (the VM's S11.5 gives these).
 void convergence(const Run &r, json &m)
 {
 	double period = inter_rtts(r.p, r.s.sample_inter_rtts).GetSeconds();
@@ -534,7 +548,7 @@ json flows_json(const Run &r)
 			      { "class", class_name(f.cls) },
 			      { "bytes", f.sink->GetTotalRx() },
 			      { "ok", !f.bytes || !f.end.IsZero() },
-			      { "fct_us", f.end.IsZero() ? json() : json(f.end.GetMicroSeconds()) } });
+			      { "fct_us", f.end.IsZero() ? json() : json((f.end - f.first_tx).GetMicroSeconds()) } });
 	}
 	return a;
 }
@@ -601,7 +615,7 @@ json run_once(const Scenario &s, const Profile &p, const std::string &variant, u
 		// After the samples due at the window's end.
 		Simulator::Stop(end + TimeStep(1));
 	} else if (s.rpcs) {
-		// RPCs: until the last ends, at most twice their schedule and
+		// RPCs: until the last ends, at most twice their schedule plus
 		// 50 inter-DC RTTs.
 		Simulator::Stop(r.t0 + rpc_gap(p, *s.rpcs) * (2 * s.rpcs->count) + inter_rtts(p, 50));
 	} else {

@@ -5,6 +5,7 @@
 
 #include <ns3/simulator.h>
 #include <ns3/tcp-socket-state.h>
+#include <ns3/tcp-tx-buffer.h>
 
 namespace ns3 {
 
@@ -87,16 +88,21 @@ void TcpCoreOps::WatchLosses(Ptr<TcpSocketBase> sock)
 	sock->TraceConnectWithoutContext("Tx", MakeCallback(&TcpCoreOps::on_segment_sent, this));
 }
 
-// ns-3 marks a segment lost as Linux does (RFC 6675: three SACKed above
-// it, or the head on the third duplicate ACK) and retransmits it right
-// after the ACK that marked it, window permitting: its retransmission
-// stands for the mark, one ACK later than Linux's rs->losses tells it.
-// After an RTO every segment is marked lost, and Linux's ACKs do not
-// count those marks: nor does this.
-void TcpCoreOps::on_segment_sent(Ptr<const Packet> p, const TcpHeader &h, Ptr<const TcpSocketBase>)
+// ns-3 marks a segment lost as RFC 6675 does (three SACKed above it, or
+// the head on the third duplicate ACK; Linux marks by RACK) and resends
+// it in the same ACK's processing (the head, on entering recovery) or
+// right after it: each lost segment's retransmission stands for its
+// mark, at most one ACK later than Linux's rs->losses tells it. Segments
+// resent without a mark (RFC 6675's NextSeg rule 3, a partial ACK's
+// retransmission) are not losses; nor, as in Linux, are the marks of an
+// RTO, which marks every segment.
+void TcpCoreOps::on_segment_sent(Ptr<const Packet> p, const TcpHeader &h,
+				 Ptr<const TcpSocketBase> sock)
 {
-	if (tcb_ && p->GetSize() && h.GetSequenceNumber() < tcb_->m_highTxMark &&
-	    tcb_->m_congState != TcpSocketState::CA_LOSS)
+	SequenceNumber32 seq = h.GetSequenceNumber();
+
+	if (tcb_ && p->GetSize() && seq < tcb_->m_highTxMark &&
+	    tcb_->m_congState != TcpSocketState::CA_LOSS && sock->GetTxBuffer()->IsLost(seq))
 		losses_++;
 }
 

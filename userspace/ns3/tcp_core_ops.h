@@ -38,8 +38,8 @@ public:
 	// Linux's rs->losses, the segments an ACK marked lost, for the laws
 	// that take losses as NACKs: ns-3 hands a congestion control only
 	// |the change| of the lost bytes, so the sim points the socket here
-	// and each segment it retransmits outside an RTO counts as one lost
-	// (see tcp_core_ops.cc).
+	// and each segment marked lost that it resends outside an RTO counts
+	// once (see tcp_core_ops.cc).
 	void WatchLosses(Ptr<TcpSocketBase> sock);
 
 protected:

@@ -112,7 +112,7 @@ TEST(Scenario, SmarttFiles)
 	ASSERT_EQ(i.also.size(), 1u);
 	EXPECT_EQ(i.also[0].prefix, "small_");
 	EXPECT_EQ(i.also[0].flow_bdps, 1);
-	EXPECT_EQ(i.profile("paper")->rto_min_us, 84u);
+	EXPECT_EQ(i.profile("paper")->rto_min_us, 72u);
 	EXPECT_EQ(i.profile("vm")->rto_min_us, 200000u);
 	ASSERT_EQ(c.flows.size(), 2u);
 	EXPECT_FALSE(c.flows[0].at_window);
