@@ -274,12 +274,17 @@ uint64_t bdp_bytes(const Profile &p)
 	return p.rate_mbps * 125 * p.intra_rtt_us / 1000;
 }
 
+uint64_t bdps_bytes(const Profile &p, double bdps)
+{
+	return static_cast<uint64_t>(std::llround(bdps * bdp_bytes(p)));
+}
+
 Profile Scenario::sized(const Profile &p) const
 {
 	Profile q = p;
 
 	if (flow_bdps)
-		q.flow_bytes = static_cast<uint64_t>(std::llround(*flow_bdps * bdp_bytes(p)));
+		q.flow_bytes = bdps_bytes(p, *flow_bdps);
 	return q;
 }
 

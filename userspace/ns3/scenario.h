@@ -92,8 +92,9 @@ struct Scenario {
 	Profile sized(const Profile &p) const;
 };
 
-// C x the intra-DC RTT, in bytes.
+// C x the intra-DC RTT, in bytes; @bdps of them.
 uint64_t bdp_bytes(const Profile &p);
+uint64_t bdps_bytes(const Profile &p, double bdps);
 
 // A variant a scenario may name: the VM evaluation's (uno, uno-nophantom,
 // smartt, smartt-nscc, dctcp, cubic, bbr), less dctcp+bbr.

@@ -393,7 +393,7 @@ double jain(const std::vector<double> &x)
 	return sq > 0 ? sum * sum / (x.size() * sq) : 0;
 }
 
-double percentile(std::vector<uint32_t> v, double pct)
+template <typename T> double percentile(std::vector<T> v, double pct)
 {
 	if (v.empty())
 		return 0;
@@ -499,12 +499,10 @@ void rpc_fcts(const Run &r, json &m)
 	for (const Rpc &q : r.rpcs)
 		if (!q.end.IsZero())
 			fct.push_back((q.end - q.first_tx).GetSeconds() * 1e6);
-	std::sort(fct.begin(), fct.end());
 	m["rpcs_completed"] = fct.size();
 	m["rpc_mean_fct_us"] = fct.empty() ? json() :
 				json(std::accumulate(fct.begin(), fct.end(), 0.0) / fct.size());
-	m["rpc_p99_fct_us"] = fct.empty() ? json() :
-			       json(fct[static_cast<size_t>(std::llround((fct.size() - 1) * 0.99))]);
+	m["rpc_p99_fct_us"] = fct.empty() ? json() : json(percentile(fct, 99));
 	m["long_goodput_mbps"] = m["goodput_mbps"];
 }
 
@@ -651,7 +649,7 @@ json run_variant(const Scenario &s, const Profile &p, const std::string &variant
 
 	for (const AlsoRun &a : s.also) {
 		Profile q = p;
-		q.flow_bytes = static_cast<uint64_t>(std::llround(a.flow_bdps * bdp_bytes(p)));
+		q.flow_bytes = bdps_bytes(p, a.flow_bdps);
 		json m = run_once(s, q, variant, seed, cost)["metrics"];
 		for (auto &[k, x] : m.items())
 			v["metrics"][a.prefix + k] = x;
