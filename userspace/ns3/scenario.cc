@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "scenario.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -8,13 +9,31 @@
 #include <toml++/toml.h>
 
 #include "params.h"
+#include "record.h"
+#include "workload.h"
 
 namespace uno_sim {
 
 namespace {
 
-const char *const kVariants[] = { "uno",   "uno-nophantom", "smartt", "smartt-nscc",
-				  "dctcp", "cubic",	    "bbr" };
+const char *const kVariants[] = { "uno",	"uno-nophantom", "smartt", "smartt-nscc",
+				  "dctcp",	"cubic",	 "bbr",	   "dctcp+bbr" };
+// One port per flow at the receiver (sim.cc), from 5000.
+constexpr size_t kMaxMixFlows = 60000;
+
+// A key the table does not take is a mistake (a key written under the
+// wrong table header lands in that table): refused, named.
+bool known_keys(const toml::table &t, std::initializer_list<std::string_view> keys,
+		const std::string &where, std::string &err)
+{
+	for (const auto &[key, node] : t) {
+		if (std::find(keys.begin(), keys.end(), key.str()) == keys.end()) {
+			err = where + ": unknown key '" + std::string(key.str()) + "'";
+			return false;
+		}
+	}
+	return true;
+}
 
 template <typename T>
 bool get_uint(const toml::table &t, const char *key, T &out, bool required, std::string &err,
@@ -94,6 +113,11 @@ bool parse_profile(const std::string &name, const toml::table &t, Profile &p, st
 	const std::string where = "profile." + name;
 
 	p.name = name;
+	if (!known_keys(t, { "rate_mbps", "mtu", "intra_rtt_us", "inter_rtt_us", "buffer_bytes",
+			     "kmin_bytes", "kmax_bytes", "flow_bytes", "rto_min_us", "warmup_inter_rtts",
+			     "window_inter_rtts", "sample_inter_rtts", "mix_duration_ms", "uno", "smartt" },
+			where, err))
+		return false;
 	if (!get_uint(t, "rate_mbps", p.rate_mbps, true, err, where) ||
 	    !get_uint(t, "mtu", p.mtu, true, err, where) ||
 	    !get_uint(t, "intra_rtt_us", p.intra_rtt_us, true, err, where) ||
@@ -106,8 +130,13 @@ bool parse_profile(const std::string &name, const toml::table &t, Profile &p, st
 		return false;
 	if (!get_double(t, "warmup_inter_rtts", p.warmup_inter_rtts, err) ||
 	    !get_double(t, "window_inter_rtts", p.window_inter_rtts, err) ||
-	    !get_double(t, "sample_inter_rtts", p.sample_inter_rtts, err)) {
+	    !get_double(t, "sample_inter_rtts", p.sample_inter_rtts, err) ||
+	    !get_double(t, "mix_duration_ms", p.mix_duration_ms, err)) {
 		err = where + ": " + err;
+		return false;
+	}
+	if (p.mix_duration_ms && *p.mix_duration_ms <= 0) {
+		err = where + ": 'mix_duration_ms' must be > 0";
 		return false;
 	}
 	if (p.sample_inter_rtts && *p.sample_inter_rtts <= 0) {
@@ -152,7 +181,8 @@ bool parse_rpcs(const toml::table &t, Scenario &s, std::string &err)
 	RpcStream r;
 	std::string e;
 
-	if (!parse_class(t, r.cls, err, "rpcs") ||
+	if (!known_keys(t, { "class", "count", "min_bytes", "max_bytes", "gap_us" }, "rpcs", err) ||
+	    !parse_class(t, r.cls, err, "rpcs") ||
 	    !get_uint(t, "count", r.count, true, err, "rpcs") ||
 	    !get_uint(t, "min_bytes", r.min_bytes, true, err, "rpcs") ||
 	    !get_uint(t, "max_bytes", r.max_bytes, true, err, "rpcs"))
@@ -170,6 +200,82 @@ bool parse_rpcs(const toml::table &t, Scenario &s, std::string &err)
 	return true;
 }
 
+bool parse_mix(const toml::table &t, Scenario &s, std::string &err)
+{
+	Mix m;
+	std::string e;
+
+	if (!known_keys(t, { "cdf_intra", "cdf_inter", "load", "intra_fraction", "duration_ms", "seed" },
+			"mix", err))
+		return false;
+	m.cdf_intra = t["cdf_intra"].value_or(std::string());
+	m.cdf_inter = t["cdf_inter"].value_or(std::string());
+	if (!get_uint(t, "seed", m.seed, false, err, "mix"))
+		return false;
+	if (!get_double(t, "load", m.load, e) || !get_double(t, "intra_fraction", m.intra_fraction, e) ||
+	    !get_double(t, "duration_ms", m.duration_ms, e)) {
+		err = "mix: " + e;
+		return false;
+	}
+	if (!(m.load > 0 && m.load <= 1) || m.intra_fraction > 1 || !(m.duration_ms > 0) ||
+	    (m.intra_fraction > 0 && m.cdf_intra.empty()) || (m.intra_fraction < 1 && m.cdf_inter.empty())) {
+		err = "mix: needs load in (0, 1], intra_fraction in [0, 1], duration_ms > 0 and a CDF (cdf_intra, cdf_inter) for each class it draws";
+		return false;
+	}
+	s.mix = m;
+	return true;
+}
+
+bool parse_points(const toml::array &a, Scenario &s, std::string &err)
+{
+	for (const toml::node &n : a) {
+		const toml::table *t = n.as_table();
+		Point pt;
+		double v = 0;
+		std::string e;
+
+		auto label = t ? (*t)["label"].value<std::string>() : std::nullopt;
+		if (!label || label->empty()) {
+			err = "points: every entry needs a label";
+			return false;
+		}
+		pt.label = *label;
+		if (!known_keys(*t, { "label", "load", "rtt_ratio" }, "points." + pt.label, err))
+			return false;
+		if (t->get("load")) {
+			if (!get_double(*t, "load", v, e) || !(v > 0 && v <= 1) || !s.mix) {
+				err = "points." + pt.label + ": load must be in (0, 1], and needs a [mix]";
+				return false;
+			}
+			pt.load = v;
+		}
+		if (t->get("rtt_ratio")) {
+			if (!get_double(*t, "rtt_ratio", v, e) || v < 1 || v > 10000) {
+				err = "points." + pt.label + ": rtt_ratio must be in [1, 10000]";
+				return false;
+			}
+			pt.rtt_ratio = v;
+		}
+		for (const Point &q : s.points)
+			if (q.label == pt.label) {
+				err = "points: label '" + pt.label + "' given twice";
+				return false;
+			}
+		s.points.push_back(std::move(pt));
+	}
+	return true;
+}
+
+// A [mix]'s CDF file, read and checked.
+unoperf::Cdf read_cdf(const std::string &path)
+{
+	std::ifstream in(path);
+
+	if (!in)
+		throw unoperf::InputError(path + ": cannot open");
+	return unoperf::Cdf::parse(in, path);
+}
+
 bool parse_flows(const toml::array &a, Scenario &s, std::string &err)
 {
 	for (const toml::node &n : a) {
@@ -180,7 +286,8 @@ bool parse_flows(const toml::array &a, Scenario &s, std::string &err)
 			err = "flows: every entry must be a table";
 			return false;
 		}
-		if (!parse_class(*t, g.cls, err, "flows"))
+		if (!known_keys(*t, { "class", "count", "at_window" }, "flows", err) ||
+		    !parse_class(*t, g.cls, err, "flows"))
 			return false;
 		if (!get_uint(*t, "count", g.count, false, err, "flows"))
 			return false;
@@ -225,6 +332,8 @@ bool parse_also(const toml::array &a, Scenario &s, std::string &err)
 			return false;
 		}
 		r.prefix = *prefix;
+		if (!known_keys(*t, { "prefix", "flow_bdps" }, "also", err))
+			return false;
 		s.also.push_back(std::move(r));
 	}
 	return true;
@@ -266,7 +375,67 @@ Scenario Scenario::at(const Profile &p) const
 	s.warmup_inter_rtts = p.warmup_inter_rtts.value_or(warmup_inter_rtts);
 	s.window_inter_rtts = p.window_inter_rtts.value_or(window_inter_rtts);
 	s.sample_inter_rtts = p.sample_inter_rtts.value_or(sample_inter_rtts);
+	if (s.mix)
+		s.mix->duration_ms = p.mix_duration_ms.value_or(mix->duration_ms);
 	return s;
+}
+
+std::pair<Scenario, Profile> Scenario::at_point(const Profile &p, const Point &pt) const
+{
+	Scenario s = *this;
+	Profile q = p;
+
+	if (pt.load)
+		s.mix->load = *pt.load;
+	// test_eval_n8.sh: EV_INTER_US = int(r * EV_INTRA_US).
+	if (pt.rtt_ratio)
+		q.inter_rtt_us = static_cast<uint32_t>(*pt.rtt_ratio * p.intra_rtt_us);
+	return { s, q };
+}
+
+std::optional<std::vector<MixFlow>> plan_mix(const Scenario &s, const Profile &p, std::string &err)
+{
+	const Mix &m = *s.mix;
+	unoperf::Senders senders;
+	std::vector<MixFlow> out;
+
+	for (const FlowGroup &g : s.flows)
+		for (uint32_t i = 0; i < g.count; i++) {
+			auto &of = g.cls == FlowClass::Intra ? senders.intra : senders.inter;
+			of.push_back(std::to_string(of.size()));
+		}
+	try {
+		std::optional<unoperf::Cdf> intra, inter;
+		unoperf::CdfWorkload w;
+
+		if (!m.cdf_intra.empty())
+			intra = read_cdf(m.cdf_intra);
+		if (!m.cdf_inter.empty())
+			inter = read_cdf(m.cdf_inter);
+		w.intra = intra ? &*intra : nullptr;
+		w.inter = inter ? &*inter : nullptr;
+		w.load = m.load;
+		w.rate_mbps = static_cast<double>(p.rate_mbps);
+		w.intra_fraction = m.intra_fraction;
+		w.duration_us = m.duration_ms * 1e3;
+		w.seed = m.seed;
+		std::vector<unoperf::FlowSpec> flows = unoperf::generate_cdf_flows(w);
+		if (flows.size() > kMaxMixFlows)
+			throw unoperf::InputError("more than " + std::to_string(kMaxMixFlows) +
+						  " flows: a shorter duration or a lower load");
+		unoperf::assign_senders(flows, senders);
+		for (const unoperf::FlowSpec &f : flows) {
+			FlowClass c = f.cls == unoperf::kIntra ? FlowClass::Intra : FlowClass::Inter;
+			uint32_t rtt = c == FlowClass::Intra ? p.intra_rtt_us : p.inter_rtt_us;
+
+			out.push_back({ c, static_cast<uint32_t>(std::stoul(f.ns)), f.size, f.start_us,
+					unoperf::ideal_fct_us(f.size, w.rate_mbps, rtt) });
+		}
+	} catch (const std::exception &e) {
+		err = std::string("mix: ") + e.what();
+		return std::nullopt;
+	}
+	return out;
 }
 
 uint64_t bdp_bytes(const Profile &p)
@@ -307,6 +476,13 @@ std::optional<Scenario> parse_scenario(const std::string &text, std::string &err
 		err = std::string(e.description());
 		return std::nullopt;
 	}
+	if (!known_keys(t, { "name", "description", "variants", "warmup_inter_rtts", "window_inter_rtts",
+			     "sample_inter_rtts", "flow_bdps", "also", "rpcs", "mix", "points", "flows",
+			     "profile" },
+			"", err)) {
+		err = err.substr(2);
+		return std::nullopt;
+	}
 	s.name = t["name"].value_or(std::string());
 	s.description = t["description"].value_or(std::string());
 	if (s.name.empty()) {
@@ -317,7 +493,7 @@ std::optional<Scenario> parse_scenario(const std::string &text, std::string &err
 		for (const toml::node &n : *v) {
 			auto name = n.value<std::string>();
 			if (!name || !known_variant(*name)) {
-				err = "variants: unknown variant (known: uno, uno-nophantom, smartt, smartt-nscc, dctcp, cubic, bbr)";
+				err = "variants: unknown variant (known: uno, uno-nophantom, smartt, smartt-nscc, dctcp, cubic, bbr, dctcp+bbr)";
 				return std::nullopt;
 			}
 			s.variants.push_back(*name);
@@ -353,6 +529,26 @@ std::optional<Scenario> parse_scenario(const std::string &text, std::string &err
 			return std::nullopt;
 		}
 		if (!parse_rpcs(*r->as_table(), s, err))
+			return std::nullopt;
+	}
+	if (const toml::node *m = t.get("mix")) {
+		if (!m->as_table()) {
+			err = "mix: must be a table";
+			return std::nullopt;
+		}
+		if (s.rpcs) {
+			err = "mix: a scenario has [mix] or [rpcs], not both";
+			return std::nullopt;
+		}
+		if (!parse_mix(*m->as_table(), s, err))
+			return std::nullopt;
+	}
+	if (const toml::node *pts = t.get("points")) {
+		if (!pts->as_array()) {
+			err = "points: must be [[points]] tables";
+			return std::nullopt;
+		}
+		if (!parse_points(*pts->as_array(), s, err))
 			return std::nullopt;
 	}
 	const toml::array *flows = t["flows"].as_array();
@@ -392,8 +588,26 @@ std::optional<Scenario> load_scenario(const std::string &path, std::string &err)
 	}
 	ss << in.rdbuf();
 	auto s = parse_scenario(ss.str(), err);
-	if (!s)
+	if (!s) {
 		err = path + ": " + err;
+		return s;
+	}
+	// A mix's CDFs are named relative to the file, and read now.
+	if (s->mix) {
+		std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
+		try {
+			for (std::string *cdf : { &s->mix->cdf_intra, &s->mix->cdf_inter }) {
+				if (cdf->empty())
+					continue;
+				if ((*cdf)[0] != '/')
+					*cdf = dir + "/" + *cdf;
+				read_cdf(*cdf);
+			}
+		} catch (const std::exception &e) {
+			err = path + ": mix: " + e.what();
+			return std::nullopt;
+		}
+	}
 	return s;
 }
 

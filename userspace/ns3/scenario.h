@@ -42,6 +42,39 @@ struct AlsoRun {
 	double flow_bdps;
 };
 
+// [mix]: lib_eval.sh ev_mix's workload, planned by unoperf's own
+// generator (unoperf/workload.h): Poisson arrivals offering @load x C
+// for @duration_ms, a flow intra-DC with probability @intra_fraction,
+// its size drawn from its class's CDF (a file, relative to the scenario's),
+// the flows of a class taking that class's [[flows]] senders in turn.
+struct Mix {
+	std::string cdf_intra, cdf_inter;
+	double load = 0;
+	double intra_fraction = 0.8;
+	double duration_ms = 0;
+	uint64_t seed = 1;
+};
+
+// One flow of a mix's plan: its class, the sender of that class (0..n-1),
+// its size and start, and its ideal FCT (size at C plus its class's base
+// RTT, unoperf's), to which its slowdown is measured.
+struct MixFlow {
+	FlowClass cls;
+	uint32_t sender;
+	uint64_t bytes;
+	uint64_t start_us;
+	double ideal_us;
+};
+
+// [[points]]: a sweep, the scenario run once per point and each run
+// labelled VARIANT@LABEL as the VM labels it (N8's uno@32, N9's uno@40%):
+// the mix's load, and the inter-DC RTT as a multiple of the intra-DC one.
+struct Point {
+	std::string label;
+	std::optional<double> load;
+	std::optional<double> rtt_ratio;
+};
+
 // A module parameter a profile sets: [profile.NAME.uno], [...smartt].
 struct ModuleParam {
 	std::string cc;
@@ -67,6 +100,8 @@ struct Profile {
 	uint32_t rto_min_us = 200000;
 	// The scenario's warm-up, window and sampling at this scale, if given.
 	std::optional<double> warmup_inter_rtts, window_inter_rtts, sample_inter_rtts;
+	// The mix's duration at this scale, if given.
+	std::optional<double> mix_duration_ms;
 	std::vector<ModuleParam> params;
 };
 
@@ -83,6 +118,8 @@ struct Scenario {
 	std::optional<double> flow_bdps;
 	std::vector<AlsoRun> also;
 	std::optional<RpcStream> rpcs;
+	std::optional<Mix> mix;
+	std::vector<Point> points;
 	std::vector<Profile> profiles;
 
 	const Profile *profile(const std::string &name) const;
@@ -90,14 +127,21 @@ struct Scenario {
 	Scenario at(const Profile &p) const;
 	// The profile with the scenario's flow size, if it gives one in BDPs.
 	Profile sized(const Profile &p) const;
+	// The scenario and profile at a point of its sweep.
+	std::pair<Scenario, Profile> at_point(const Profile &p, const Point &pt) const;
 };
+
+// The mix's flows at the profile's scale, in order of start; nothing and
+// @err set when a CDF cannot be read or the plan is refused.
+std::optional<std::vector<MixFlow>> plan_mix(const Scenario &s, const Profile &p, std::string &err);
 
 // C x the intra-DC RTT, in bytes; @bdps of them.
 uint64_t bdp_bytes(const Profile &p);
 uint64_t bdps_bytes(const Profile &p, double bdps);
 
 // A variant a scenario may name: the VM evaluation's (uno, uno-nophantom,
-// smartt, smartt-nscc, dctcp, cubic, bbr), less dctcp+bbr.
+// smartt, smartt-nscc, dctcp, cubic, bbr, and dctcp+bbr: dctcp intra-DC,
+// bbr inter-DC).
 bool known_variant(const std::string &variant);
 
 // The scenario in @path, or nothing and @err set.

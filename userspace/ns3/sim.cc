@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <optional>
 
@@ -15,6 +16,7 @@
 #include "sim.h"
 // After nlohmann/json and ns-3: core_user.h's macros.
 #include "phantom_queue_disc.h"
+#include "planned_send.h"
 #include "tcp_smartt.h"
 #include "tcp_uno.h"
 
@@ -35,12 +37,24 @@ constexpr uint32_t kAccessX = 10;
 // the receiver's answer, half an RTT more).
 struct Flow {
 	FlowClass cls;
+	uint32_t node;		// its sender's, in build()'s order
 	Ptr<PacketSink> sink;
 	uint64_t bytes = 0;	// 0: runs until the window ends
-	Time start;		// its application's
+	Time start;		// its application's; a mix's flow: its write
 	Time first_tx;
 	Time end;		// zero until every byte arrived
+	double ideal_us = 0;	// a mix's flow: its slowdown's denominator
+	Time answer;		// a mix's flow: half its class's base RTT
 };
+
+// A flow's FCT, from its first write to its last byte's arrival, and for
+// a mix's flow on to the client's receipt of the receiver's answer
+// (unoperf's end), half its class's base RTT later: its slowdown is then
+// unoperf's, against size / C plus the base RTT.
+Time fct(const Flow &f)
+{
+	return f.end - f.first_tx + f.answer;
+}
 
 // One RPC of the scenario's stream, its FCT as a Flow's.
 struct Rpc {
@@ -90,8 +104,10 @@ Time rpc_gap(const Profile &p, const RpcStream &q)
 	return NanoSeconds(static_cast<int64_t>(std::llround(q.gap_us_at_100g * 1e3 * 100000 / p.rate_mbps)));
 }
 
-TypeId socket_type(const std::string &variant)
+TypeId socket_type(const std::string &variant, FlowClass c)
 {
+	if (variant == "dctcp+bbr")
+		return c == FlowClass::Intra ? TcpDctcp::GetTypeId() : TcpBbr::GetTypeId();
 	if (variant.rfind("uno", 0) == 0)
 		return TcpUno::GetTypeId();
 	if (variant.rfind("smartt", 0) == 0)
@@ -108,7 +124,9 @@ void tcp_defaults(const Profile &p, const std::string &variant)
 {
 	TcpUno::ResetParams();
 	TcpSmartt::ResetParams();
-	Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(socket_type(variant)));
+	// The receiver's is the intra-DC one's (lib_eval.sh ev_begin).
+	Config::SetDefault("ns3::TcpL4Protocol::SocketType",
+			   TypeIdValue(socket_type(variant, FlowClass::Intra)));
 	Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(p.mtu - kTcpHeaders));
 	Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
 	Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1u << 28));
@@ -168,9 +186,11 @@ TrafficControlHelper bottleneck_qdisc(const Profile &p, const std::string &varia
 // ns-3 3.37 has no getter for a socket's congestion control: a sender's
 // socket, once its application made it and before its SYN is answered,
 // gets one of ours whose Tx trace counts its losses (WatchLosses()).
-void watch_losses(Ptr<BulkSendApplication> app, TypeId cc_type)
+void watch_losses(Ptr<Application> app, TypeId cc_type)
 {
-	Ptr<TcpSocketBase> sock = DynamicCast<TcpSocketBase>(app->GetSocket());
+	Ptr<BulkSendApplication> bulk = DynamicCast<BulkSendApplication>(app);
+	Ptr<TcpSocketBase> sock = DynamicCast<TcpSocketBase>(
+		bulk ? bulk->GetSocket() : DynamicCast<PlannedSend>(app)->GetSocket());
 	ObjectFactory f(cc_type.GetName());
 	Ptr<TcpCoreOps> cc = f.Create<TcpCoreOps>();
 
@@ -220,10 +240,12 @@ void on_rx(Run *r, uint32_t i, Ptr<const Packet>, const Address &)
 
 	if (f.bytes && f.end.IsZero() && f.sink->GetTotalRx() >= f.bytes) {
 		f.end = Simulator::Now();
-		if (r->s.window_inter_rtts <= 0 && f.end >= r->t0)
+		if (r->s.window_inter_rtts <= 0 && !r->s.mix && f.end >= r->t0)
 			window_end(r);
-		if (++r->done == r->flows.size())
+		if (++r->done == r->flows.size()) {
+			window_end(r);
 			Simulator::Stop();
+		}
 	}
 }
 
@@ -276,15 +298,36 @@ void sample_backlog(Run *r, Time every)
 	Simulator::Schedule(every, &sample_backlog, r, every);
 }
 
-void start_sender(const Run &r, ApplicationContainer app, Time at)
+void start_sender(const Run &r, ApplicationContainer app, FlowClass c, Time at)
 {
-	TypeId cc = socket_type(r.variant);
+	TypeId cc = socket_type(r.variant, c);
 
 	app.Start(at);
 	// Just after StartApplication, which the node schedules at @at.
 	if (cc.IsChildOf(TcpCoreOps::GetTypeId()))
-		Simulator::Schedule(at + NanoSeconds(1), &watch_losses,
-				    DynamicCast<BulkSendApplication>(app.Get(0)), cc);
+		Simulator::Schedule(at + NanoSeconds(1), &watch_losses, app.Get(0), cc);
+}
+
+// Flow @i's sender on @node. A mix's waits connected from the start and
+// writes at its time (PlannedSend: unoperf's flows); the others send all
+// they have once connected (BulkSend), their first write their first_tx.
+void sender_app(Run &r, uint32_t i, Address to, Ptr<Node> node)
+{
+	Flow &f = r.flows[i];
+
+	if (r.s.mix) {
+		Ptr<PlannedSend> app = CreateObject<PlannedSend>();
+		app->Plan(to, f.bytes, f.start);
+		node->AddApplication(app);
+		start_sender(r, ApplicationContainer(app), f.cls, Time());
+		return;
+	}
+	BulkSendHelper src("ns3::TcpSocketFactory", to);
+	src.SetAttribute("MaxBytes", UintegerValue(f.bytes));
+	src.SetAttribute("SendSize", UintegerValue(1 << 16));
+	ApplicationContainer app = src.Install(node);
+	app.Get(0)->TraceConnectWithoutContext("Tx", MakeBoundCallback(&on_flow_tx, &r, i));
+	start_sender(r, app, f.cls, f.start);
 }
 
 // The scenario's RPCs from @sender, a connection each, one every gap
@@ -311,7 +354,38 @@ void build_rpcs(Run &r, Ptr<Node> sender, Ptr<Node> receiver, Ipv4Address to)
 		src.SetAttribute("SendSize", UintegerValue(1 << 16));
 		ApplicationContainer app = src.Install(sender);
 		app.Get(0)->TraceConnectWithoutContext("Tx", MakeBoundCallback(&on_rpc_tx, &r, k));
-		start_sender(r, app, r.t0 + gap * k);
+		start_sender(r, app, q.cls, r.t0 + gap * k);
+	}
+}
+
+// The flows: the [[flows]] groups', a flow per sender, or the [mix]'s
+// plan over those senders. @nodes: each sender's class, in order.
+void plan_flows(Run &r, const std::vector<FlowClass> &nodes)
+{
+	const Profile &p = r.p;
+	std::vector<uint32_t> of_class[2];
+	std::string err;
+
+	for (uint32_t i = 0; i < nodes.size(); i++)
+		of_class[nodes[i] == FlowClass::Inter].push_back(i);
+	if (!r.s.mix) {
+		uint32_t i = 0;
+		for (const FlowGroup &g : r.s.flows)
+			for (uint32_t k = 0; k < g.count; k++, i++)
+				r.flows.push_back({ g.cls, i, nullptr, p.flow_bytes,
+						    g.at_window ? r.t0 : Time(), Time(), Time(), 0, Time() });
+		return;
+	}
+	auto plan = plan_mix(r.s, p, err);
+	if (!plan)
+		throw std::runtime_error(err);
+	for (const MixFlow &f : *plan) {
+		uint32_t rtt = f.cls == FlowClass::Intra ? p.intra_rtt_us : p.inter_rtt_us;
+
+		Time start = r.t0 + MicroSeconds(f.start_us);
+
+		r.flows.push_back({ f.cls, of_class[f.cls == FlowClass::Inter][f.sender], nullptr, f.bytes,
+				    start, start, Time(), f.ideal_us, MicroSeconds(rtt) / 2 });
 	}
 }
 
@@ -332,21 +406,25 @@ void build(Run &r, NodeContainer &senders, Ptr<Node> &receiver)
 	TrafficControlHelper fifo;
 	Ipv4AddressHelper addr;
 	std::vector<NetDeviceContainer> links;
+	std::vector<FlowClass> nodes;
 
 	tor.Create(1);
 	rcv.Create(1);
 	receiver = rcv.Get(0);
 	for (const FlowGroup &g : r.s.flows)
-		for (uint32_t i = 0; i < g.count; i++)
-			r.flows.push_back({ g.cls, nullptr, p.flow_bytes, g.at_window ? r.t0 : Time(),
-					    Time(), Time() });
+		nodes.insert(nodes.end(), g.count, g.cls);
 	// The RPCs' sender last.
-	senders.Create(r.flows.size() + (rpcs ? 1 : 0));
+	if (rpcs)
+		nodes.push_back(rpcs->cls);
+	plan_flows(r, nodes);
+	senders.Create(nodes.size());
 	stack.InstallAll();
-	for (uint32_t i = 0; i < senders.GetN(); i++) {
-		FlowClass c = i < r.flows.size() ? r.flows[i].cls : rpcs->cls;
+	for (uint32_t i = 0; i < nodes.size(); i++) {
+		// A sender's sockets are born with its class's congestion control.
+		senders.Get(i)->GetObject<TcpL4Protocol>()->SetAttribute(
+			"SocketType", TypeIdValue(socket_type(r.variant, nodes[i])));
 		links.push_back(link(PeekPointer(senders.Get(i)), PeekPointer(tor.Get(0)), p,
-				     access_delay(p, c), kAccessX));
+				     access_delay(p, nodes[i]), kAccessX));
 	}
 	NetDeviceContainer down = link(PeekPointer(tor.Get(0)), PeekPointer(receiver), p, hop, 1);
 	fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("1000p"));
@@ -367,19 +445,13 @@ void build(Run &r, NodeContainer &senders, Ptr<Node> &receiver)
 		uint16_t port = kBasePort + i;
 		PacketSinkHelper sink("ns3::TcpSocketFactory",
 				      InetSocketAddress(Ipv4Address::GetAny(), port));
-		BulkSendHelper src("ns3::TcpSocketFactory",
-				   InetSocketAddress(rif.GetAddress(1), port));
 
 		r.flows[i].sink = DynamicCast<PacketSink>(sink.Install(receiver).Get(0));
 		r.flows[i].sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&on_rx, &r, i));
-		src.SetAttribute("MaxBytes", UintegerValue(p.flow_bytes));
-		src.SetAttribute("SendSize", UintegerValue(1 << 16));
-		ApplicationContainer app = src.Install(senders.Get(i));
-		app.Get(0)->TraceConnectWithoutContext("Tx", MakeBoundCallback(&on_flow_tx, &r, i));
-		start_sender(r, app, r.flows[i].start);
+		sender_app(r, i, InetSocketAddress(rif.GetAddress(1), port), senders.Get(r.flows[i].node));
 	}
 	if (rpcs)
-		build_rpcs(r, senders.Get(r.flows.size()), receiver, rif.GetAddress(1));
+		build_rpcs(r, senders.Get(nodes.size() - 1), receiver, rif.GetAddress(1));
 }
 
 double jain(const std::vector<double> &x)
@@ -444,9 +516,9 @@ void completion(const Run &r, json &m)
 		if (f.end.IsZero())
 			continue;
 		last = std::max(last, f.end);
-		fct_min = std::min(fct_min, f.end - f.first_tx);
-		fct_max = std::max(fct_max, f.end - f.first_tx);
-		mean_rates.push_back(f.bytes / (f.end - f.first_tx).GetSeconds());
+		fct_min = std::min(fct_min, fct(f));
+		fct_max = std::max(fct_max, fct(f));
+		mean_rates.push_back(f.bytes / fct(f).GetSeconds());
 	}
 	double ideal_ms = r.flows.size() * r.p.flow_bytes * 8.0 / (r.p.rate_mbps * 1e3) + rtt_us / 1e3;
 	m["flows_completed"] = r.done;
@@ -494,16 +566,67 @@ void convergence(const Run &r, json &m)
 // test_eval_n3.sh: the RPCs' FCTs, and the long flows' goodput beside.
 void rpc_fcts(const Run &r, json &m)
 {
-	std::vector<double> fct;
+	std::vector<double> fcts;
 
 	for (const Rpc &q : r.rpcs)
 		if (!q.end.IsZero())
-			fct.push_back((q.end - q.first_tx).GetSeconds() * 1e6);
-	m["rpcs_completed"] = fct.size();
-	m["rpc_mean_fct_us"] = fct.empty() ? json() :
-				json(std::accumulate(fct.begin(), fct.end(), 0.0) / fct.size());
-	m["rpc_p99_fct_us"] = fct.empty() ? json() : json(percentile(fct, 99));
+			fcts.push_back((q.end - q.first_tx).GetSeconds() * 1e6);
+	m["rpcs_completed"] = fcts.size();
+	m["rpc_mean_fct_us"] = fcts.empty() ? json() :
+				json(std::accumulate(fcts.begin(), fcts.end(), 0.0) / fcts.size());
+	m["rpc_p99_fct_us"] = fcts.empty() ? json() : json(percentile(fcts, 99));
 	m["long_goodput_mbps"] = m["goodput_mbps"];
+}
+
+// lib_eval.sh ev_mix: over the flows that ended, their count, mean and
+// p99 FCT and p99 slowdown, overall (@pre "") and per class; the flows
+// that did not end; the p99 slowdown per size bin.
+void mix_stats(const std::vector<const Flow *> &flows, const std::string &pre, json &m)
+{
+	std::vector<double> fcts, slowdown;
+
+	for (const Flow *f : flows) {
+		if (f->end.IsZero())
+			continue;
+		fcts.push_back(fct(*f).GetSeconds() * 1e6);
+		slowdown.push_back(fcts.back() / f->ideal_us);
+	}
+	m[pre + "flows"] = fcts.size();
+	m[pre + "mean_fct_us"] = fcts.empty() ? json() :
+			      json(std::accumulate(fcts.begin(), fcts.end(), 0.0) / fcts.size());
+	m[pre + "p99_fct_us"] = fcts.empty() ? json() : json(percentile(fcts, 99));
+	m[pre + "p99_slowdown"] = slowdown.empty() ? json() : json(percentile(slowdown, 99));
+}
+
+void mix_fcts(const Run &r, json &m)
+{
+	static const std::pair<uint64_t, const char *> bins[] = {
+		{ 10000, "<10K" }, { 100000, "10K-100K" }, { 1000000, "100K-1M" },
+		{ 10000000, "1M-10M" }, { UINT64_MAX, ">10M" } };
+	std::vector<const Flow *> all, intra, inter, by_size[5];
+	json sizes = json::array();
+
+	for (const Flow &f : r.flows) {
+		all.push_back(&f);
+		(f.cls == FlowClass::Intra ? intra : inter).push_back(&f);
+		if (!f.end.IsZero())
+			by_size[std::find_if(std::begin(bins), std::end(bins),
+					     [&](const auto &b) { return f.bytes < b.first; }) - bins]
+				.push_back(&f);
+	}
+	mix_stats(all, "", m);
+	mix_stats(intra, "intra_", m);
+	mix_stats(inter, "inter_", m);
+	m["failed"] = all.size() - m["flows"].get<size_t>();
+	for (size_t b = 0; b < 5; b++) {
+		json s;
+		if (by_size[b].empty())
+			continue;
+		mix_stats(by_size[b], "", s);
+		sizes.push_back({ { "bucket", bins[b].second }, { "flows", s["flows"] },
+				  { "p99_slowdown", s["p99_slowdown"] } });
+	}
+	m["p99_slowdown_by_size"] = std::move(sizes);
 }
 
 json metrics(const Run &r)
@@ -525,8 +648,10 @@ json metrics(const Run &r)
 	m["backlog_p90_bytes"] = percentile(r.backlog, 90);
 	m["backlog_p99_bytes"] = percentile(r.backlog, 99);
 	m["backlog_empty_fraction"] = span > 0 ? empty.GetSeconds() / span : 0;
-	if (r.flows.size() > 1)
+	if (r.flows.size() > 1 && !r.s.mix)
 		fairness(r, m);
+	if (r.s.mix)
+		mix_fcts(r, m);
 	if (r.p.flow_bytes)
 		completion(r, m);
 	if (!r.rpcs.empty())
@@ -542,11 +667,17 @@ json flows_json(const Run &r)
 
 	for (size_t i = 0; i < r.flows.size(); i++) {
 		const Flow &f = r.flows[i];
-		a.push_back({ { "id", i },
-			      { "class", class_name(f.cls) },
-			      { "bytes", f.sink->GetTotalRx() },
-			      { "ok", !f.bytes || !f.end.IsZero() },
-			      { "fct_us", f.end.IsZero() ? json() : json((f.end - f.first_tx).GetMicroSeconds()) } });
+		json o = { { "id", i },
+			   { "class", class_name(f.cls) },
+			   { "bytes", f.sink->GetTotalRx() },
+			   { "ok", !f.bytes || !f.end.IsZero() },
+			   { "fct_us", f.end.IsZero() ? json() : json(fct(f).GetMicroSeconds()) } };
+		if (f.ideal_us > 0) {
+			o["size"] = f.bytes;
+			o["slowdown"] = f.end.IsZero() ? json() :
+					json(fct(f).GetSeconds() * 1e6 / f.ideal_us);
+		}
+		a.push_back(std::move(o));
 	}
 	return a;
 }
@@ -558,6 +689,8 @@ json rates_json(const Run &r)
 	json a = json::array();
 	uint32_t n_intra = 0, n_inter = 0;
 
+	if (r.rates.empty())
+		return a;
 	for (size_t i = 0; i < r.flows.size(); i++) {
 		bool intra = r.flows[i].cls == FlowClass::Intra;
 		json series = json::array();
@@ -572,8 +705,10 @@ json rates_json(const Run &r)
 }
 
 // The CC's name as the VM's results give it (ns-3's own for the baselines).
-std::string cc_name(const std::string &variant)
+std::string cc_name(const std::string &variant, FlowClass c)
 {
+	if (variant == "dctcp+bbr")
+		return c == FlowClass::Intra ? "dctcp" : "bbr";
 	return variant.substr(0, variant.find('-'));
 }
 
@@ -604,7 +739,9 @@ json run_once(const Scenario &s, const Profile &p, const std::string &variant, u
 	r.port->AssignStreams(seed);
 	r.last_rx.assign(r.flows.size(), 0);
 	Simulator::Schedule(r.t0, &window_start, &r);
-	Simulator::Schedule(sample, &sample_rates, &r, sample);
+	// A mix's flows are too many and too short for rates.
+	if (!s.mix)
+		Simulator::Schedule(sample, &sample_rates, &r, sample);
 	Simulator::Schedule(MicroSeconds(p.intra_rtt_us), &sample_backlog, &r,
 			    MicroSeconds(p.intra_rtt_us));
 	if (s.window_inter_rtts > 0) {
@@ -612,6 +749,11 @@ json run_once(const Scenario &s, const Profile &p, const std::string &variant, u
 		Simulator::Schedule(end, &window_end, &r);
 		// After the samples due at the window's end.
 		Simulator::Stop(end + TimeStep(1));
+	} else if (s.mix) {
+		// Until the last flow ends; those still running at twice the
+		// mix's duration plus 100 inter-DC RTTs failed.
+		Simulator::Stop(r.t0 + MicroSeconds(static_cast<int64_t>(2e3 * s.mix->duration_ms)) +
+				inter_rtts(p, 100));
 	} else if (s.rpcs) {
 		// RPCs: until the last ends, at most twice their schedule plus
 		// 50 inter-DC RTTs.
@@ -625,7 +767,8 @@ json run_once(const Scenario &s, const Profile &p, const std::string &variant, u
 	window_end(&r);
 
 	json v = { { "variant", variant },
-		   { "cc", { { "intra", cc_name(variant) }, { "inter", cc_name(variant) } } },
+		   { "cc", { { "intra", cc_name(variant, FlowClass::Intra) },
+			     { "inter", cc_name(variant, FlowClass::Inter) } } },
 		   { "t0", r.t0.GetSeconds() },
 		   { "t1", r.t1.GetSeconds() },
 		   { "metrics", metrics(r) },
@@ -655,6 +798,30 @@ json run_variant(const Scenario &s, const Profile &p, const std::string &variant
 			v["metrics"][a.prefix + k] = x;
 	}
 	return v;
+}
+
+json run_sweep(const Scenario &s, const Profile &p, const std::string &variant, uint32_t seed)
+{
+	json out = json::object();
+	std::vector<Point> points = s.points.empty() ? std::vector<Point>{ Point() } : s.points;
+
+	for (const Point &pt : points) {
+		auto [sp, pp] = s.at_point(p, pt);
+		std::string label = pt.label.empty() ? variant : variant + "@" + pt.label;
+		RunCost c;
+		json r = run_variant(sp, pp, variant, seed, &c);
+
+		r["seed"] = seed;
+		r["cost"] = { { "wall_s", c.wall_s },
+			      { "sim_s", c.sim_s },
+			      { "events", c.events },
+			      { "events_per_wall_s", c.wall_s > 0 ? c.events / c.wall_s : 0 },
+			      { "sim_s_per_wall_s", c.wall_s > 0 ? c.sim_s / c.wall_s : 0 } };
+		std::fprintf(stderr, "uno-sim: %s %s %s: %.3f simulated s in %.1f s\n", s.name.c_str(),
+			     p.name.c_str(), label.c_str(), c.sim_s, c.wall_s);
+		out[label] = std::move(r);
+	}
+	return out;
 }
 
 json scenario_json(const Scenario &s, const Profile &p, json variants)

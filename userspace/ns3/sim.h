@@ -26,6 +26,12 @@ struct RunCost {
 nlohmann::json run_variant(const Scenario &s, const Profile &p, const std::string &variant,
 			   uint32_t seed, RunCost *cost = nullptr);
 
+// The variant at each of the scenario's [[points]] (once when it has
+// none), each result with its cost, keyed VARIANT[@LABEL] as the VM's.
+// Throws std::runtime_error when a [mix] cannot be planned.
+nlohmann::json run_sweep(const Scenario &s, const Profile &p, const std::string &variant,
+			 uint32_t seed);
+
 // The evaluation's scenario object around the variants' results.
 nlohmann::json scenario_json(const Scenario &s, const Profile &p, nlohmann::json variants);
 

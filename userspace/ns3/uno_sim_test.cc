@@ -2,6 +2,9 @@
 //
 // The ns-3 host: scenario files refused with a reason, and reduced runs
 // of the scenarios whose outcome the evaluation checks (uno.md 8.3).
+#include <algorithm>
+#include <fstream>
+
 #include <gtest/gtest.h>
 #include <ns3/core-module.h>
 #include <ns3/internet-module.h>
@@ -28,6 +31,11 @@ Scenario load(const char *name)
 
 TEST(Scenario, FilesLoad)
 {
+	for (const char *f : { "n1.toml", "n3.toml", "n4.toml", "n5.toml", "n8.toml", "n9.toml",
+			       "s11_3.toml", "s11_5.toml" }) {
+		SCOPED_TRACE(f);
+		load(f);
+	}
 	for (const char *f : { "n2.toml", "n6.toml" }) {
 		Scenario s = load(f);
 		ASSERT_TRUE(s.profile("paper")) << f;
@@ -79,6 +87,27 @@ TEST(Scenario, BadFilesRefused)
 		{ "[profile.c]\nrate_mbps = 10\nmtu = 1500\nintra_rtt_us = 10\ninter_rtt_us = 100\n"
 		  "buffer_bytes = 1000\nkmin_bytes = 900\nkmax_bytes = 800\n",
 		  "kmin_bytes <= kmax_bytes" },
+		{ "[profile.b]\nrate_mbps = 100\nmtu = 1500\nintra_rtt_us = 10\ninter_rtt_us = 100\n"
+		  "buffer_bytes = 100000\nmix_duration_ms = 0\n",
+		  "profile.b: 'mix_duration_ms' must be > 0" },
+		{ "mix = 1\n", "mix: must be a table" },
+		{ "warmup = 1\n", "unknown key 'warmup'" },
+		{ "[[flows]]\nclass = \"intra\"\nwarmup_inter_rtts = 2\n", "flows: unknown key 'warmup_inter_rtts'" },
+		{ "[profile.a.x]\n", "profile.a: unknown key 'x'" },
+		{ "[mix]\nload = 0.4\nduration_ms = 10\n", "a CDF (cdf_intra, cdf_inter)" },
+		{ "[mix]\ncdf_intra = \"a\"\ncdf_inter = \"b\"\nload = 1.5\nduration_ms = 10\n",
+		  "load in (0, 1]" },
+		{ "[mix]\ncdf_intra = \"a\"\nintra_fraction = 1\nload = 0.5\n", "duration_ms > 0" },
+		{ "[mix]\ncdf_intra = \"a\"\nintra_fraction = 1\nload = 0.5\nduration_ms = 1\nseed = -1\n",
+		  "'seed' must be" },
+		{ "[mix]\ncdf_intra = \"a\"\nintra_fraction = 1\nload = 0.5\nduration_ms = 1\n"
+		  "[rpcs]\nclass = \"intra\"\ncount = 1\nmin_bytes = 1\nmax_bytes = 2\ngap_us = 1\n",
+		  "[mix] or [rpcs], not both" },
+		{ "points = 1\n", "[[points]] tables" },
+		{ "[[points]]\nload = 0.5\n", "needs a label" },
+		{ "[[points]]\nlabel = \"x\"\nload = 0.5\n", "needs a [mix]" },
+		{ "[[points]]\nlabel = \"x\"\nrtt_ratio = 0.5\n", "rtt_ratio must be in [1, 10000]" },
+		{ "[[points]]\nlabel = \"x\"\n[[points]]\nlabel = \"x\"\n", "'x' given twice" },
 	};
 	std::string err;
 
@@ -96,6 +125,52 @@ TEST(Scenario, BadFilesRefused)
 	EXPECT_FALSE(parse_scenario("name = ", err));
 	EXPECT_FALSE(load_scenario("/nonexistent.toml", err));
 	EXPECT_NE(err.find("cannot open"), std::string::npos);
+}
+
+// N8 and N9: unoperf's plan, so the VM's flows; a sweep of points.
+TEST(Scenario, MixFiles)
+{
+	Scenario n9 = load("n9.toml");
+	const Profile &vm = *n9.profile("vm");
+	std::string err;
+
+	ASSERT_TRUE(n9.mix);
+	ASSERT_EQ(n9.points.size(), 2u);
+	auto [s, p] = n9.at(vm).at_point(vm, n9.points[0]);
+	s.mix->duration_ms = 4000;
+	auto plan = plan_mix(s, p, err);
+	ASSERT_TRUE(plan) << err;
+	// unoperf client --dry-run with ev_mix's options at 300 Mbit/s, 40 %
+	// load, 4000 ms, seed 1: 140 flows, 25 of them inter-DC, 47564229 B,
+	// the first intra-DC, 5918 B at 3593 us, from the first sender.
+	ASSERT_EQ(plan->size(), 140u);
+	EXPECT_EQ(std::count_if(plan->begin(), plan->end(),
+				[](const MixFlow &f) { return f.cls == FlowClass::Inter; }),
+		  25);
+	uint64_t bytes = 0;
+	for (const MixFlow &f : *plan)
+		bytes += f.bytes;
+	EXPECT_EQ(bytes, 47564229u);
+	EXPECT_EQ((*plan)[0].bytes, 5918u);
+	EXPECT_EQ((*plan)[0].start_us, 3593u);
+	EXPECT_EQ((*plan)[0].sender, 0u);
+	EXPECT_EQ((*plan)[1].sender, 1u);
+	// size / C plus the intra-DC base RTT.
+	EXPECT_DOUBLE_EQ((*plan)[0].ideal_us, 5918 * 8 / 300.0 + 1092);
+
+	Scenario n8 = load("n8.toml");
+	auto [s8, p8] = n8.at_point(*n8.profile("vm"), n8.points[2]);
+	EXPECT_EQ(n8.points[2].label, "128");
+	EXPECT_EQ(p8.inter_rtt_us, 128u * 1092);
+	EXPECT_EQ(s8.mix->load, 0.4);
+
+	std::string text = "name = \"x\"\n[[flows]]\nclass = \"inter\"\n[mix]\ncdf_inter = \"nope.txt\"\n"
+			   "intra_fraction = 0\nload = 0.5\nduration_ms = 1\n[profile.a]\nrate_mbps = 100\n"
+			   "mtu = 1500\nintra_rtt_us = 10\ninter_rtt_us = 100\nbuffer_bytes = 100000\n";
+	std::string path = testing::TempDir() + "mix.toml";
+	std::ofstream(path) << text;
+	EXPECT_FALSE(load_scenario(path, err));
+	EXPECT_NE(err.find("nope.txt: cannot open"), std::string::npos) << err;
 }
 
 // SMaRTT's scenarios: sizes in BDPs at every scale, a second run of
@@ -422,6 +497,43 @@ TEST(Scenarios, N3PhantomGain)
 	EXPECT_GE(off["rpc_mean_fct_us"].get<double>() / on["rpc_mean_fct_us"].get<double>(), 1.5);
 	EXPECT_EQ(on["backlog_p50_bytes"].get<double>(), 0);
 	EXPECT_LE(on["backlog_p90_bytes"].get<double>(), 2 * p.mtu);
+}
+
+// The mix at @p's point @label, for @duration_ms, of @variant: its metrics.
+nlohmann::json run_mix(const char *file, const char *label, double duration_ms, const char *variant)
+{
+	Scenario f = load(file);
+	const Profile &vm = *f.profile("vm");
+	auto pt = std::find_if(f.points.begin(), f.points.end(), [&](const Point &x) { return x.label == label; });
+	auto [s, p] = f.at(vm).at_point(vm, *pt);
+
+	s.mix->duration_ms = duration_ms;
+	return run_variant(s, p, variant, 1)["metrics"];
+}
+
+// test_eval_n9.sh's checks in make check (4000 ms at 40 %): every flow of
+// uno's ends, and its intra-DC mean FCT is at most 15 % worse than
+// dctcp+bbr's.
+TEST(Scenarios, N9MixAtTheVmScale)
+{
+	nlohmann::json uno = run_mix("n9.toml", "40%", 4000, "uno");
+	nlohmann::json base = run_mix("n9.toml", "40%", 4000, "dctcp+bbr");
+
+	EXPECT_EQ(uno["flows"].get<uint32_t>(), 140u);
+	EXPECT_EQ(uno["failed"].get<uint32_t>(), 0u);
+	EXPECT_EQ(uno["inter_flows"].get<uint32_t>() + uno["intra_flows"].get<uint32_t>(), 140u);
+	EXPECT_GE(base["intra_mean_fct_us"].get<double>() / uno["intra_mean_fct_us"].get<double>(), 0.85);
+}
+
+// test_eval_n8.sh's check in make check: at an RTT ratio of 8 uno's p99
+// slowdown is at most 1 / 0.8 x dctcp+bbr's.
+TEST(Scenarios, N8RatioEightAtTheVmScale)
+{
+	nlohmann::json uno = run_mix("n8.toml", "8", 3000, "uno");
+	nlohmann::json base = run_mix("n8.toml", "8", 3000, "dctcp+bbr");
+
+	EXPECT_EQ(uno["failed"].get<uint32_t>(), 0u);
+	EXPECT_GE(base["p99_slowdown"].get<double>() / uno["p99_slowdown"].get<double>(), 0.8);
 }
 
 } // namespace
