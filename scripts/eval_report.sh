@@ -70,12 +70,15 @@ compare() {
 			"| \($v) | \($m) | \(.paper) | " + ($r | map(fmt) | join(" | ")) + " |")'
 	echo
 	case $s in
-	N4 | N5 | N6 | S11.3 | S11.5)
+	N4 | N5 | N6 | S11.3 | S11.5 | N8 | N9)
 		for f in "$eval_dir/ns3/$s-paper.json" "$eval_dir/ns3/$s-vm.json"; do
 			[ -f "$f" ] || continue
 			echo "ns-3, $(jq -r '.profile | ltrimstr("ns3-")' "$f") scale:"
 			echo
-			plot_rates "$f" "$(basename "$f" .json | tr . _)"
+			case $s in
+			N8 | N9) plot_fct "$f" "$(basename "$f" .json | tr . _)" ;;
+			*) plot_rates "$f" "$(basename "$f" .json | tr . _)" ;;
+			esac
 			echo
 		done ;;
 	esac
