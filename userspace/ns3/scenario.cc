@@ -205,6 +205,11 @@ bool parse_mix(const toml::table &t, Scenario &s, std::string &err)
 	Mix m;
 	std::string e;
 
+	if (s.rpcs) {
+		err = "mix: a scenario has [mix] or [rpcs], not both";
+		return false;
+	}
+
 	if (!known_keys(t, { "cdf_intra", "cdf_inter", "load", "intra_fraction", "duration_ms", "seed" },
 			"mix", err))
 		return false;
@@ -264,6 +269,24 @@ bool parse_points(const toml::array &a, Scenario &s, std::string &err)
 		s.points.push_back(std::move(pt));
 	}
 	return true;
+}
+
+// An optional section @key of the scenario, parsed when present and of
+// its kind (a table or an array of tables).
+template <typename Kind>
+bool parse_section(const toml::table &t, const char *key, const char *kind,
+		   bool (*parse)(const Kind &, Scenario &, std::string &), Scenario &s,
+		   std::string &err)
+{
+	const toml::node *n = t.get(key);
+
+	if (!n)
+		return true;
+	if (!n->as<Kind>()) {
+		err = std::string(key) + ": must be " + kind;
+		return false;
+	}
+	return parse(*n->as<Kind>(), s, err);
 }
 
 // A [mix]'s CDF file, read and checked.
@@ -515,42 +538,11 @@ std::optional<Scenario> parse_scenario(const std::string &text, std::string &err
 		}
 		s.flow_bdps = v;
 	}
-	if (const toml::node *a = t.get("also")) {
-		if (!a->as_array()) {
-			err = "also: must be [[also]] tables";
-			return std::nullopt;
-		}
-		if (!parse_also(*a->as_array(), s, err))
-			return std::nullopt;
-	}
-	if (const toml::node *r = t.get("rpcs")) {
-		if (!r->as_table()) {
-			err = "rpcs: must be a table";
-			return std::nullopt;
-		}
-		if (!parse_rpcs(*r->as_table(), s, err))
-			return std::nullopt;
-	}
-	if (const toml::node *m = t.get("mix")) {
-		if (!m->as_table()) {
-			err = "mix: must be a table";
-			return std::nullopt;
-		}
-		if (s.rpcs) {
-			err = "mix: a scenario has [mix] or [rpcs], not both";
-			return std::nullopt;
-		}
-		if (!parse_mix(*m->as_table(), s, err))
-			return std::nullopt;
-	}
-	if (const toml::node *pts = t.get("points")) {
-		if (!pts->as_array()) {
-			err = "points: must be [[points]] tables";
-			return std::nullopt;
-		}
-		if (!parse_points(*pts->as_array(), s, err))
-			return std::nullopt;
-	}
+	if (!parse_section<toml::array>(t, "also", "[[also]] tables", parse_also, s, err) ||
+	    !parse_section<toml::table>(t, "rpcs", "a table", parse_rpcs, s, err) ||
+	    !parse_section<toml::table>(t, "mix", "a table", parse_mix, s, err) ||
+	    !parse_section<toml::array>(t, "points", "[[points]] tables", parse_points, s, err))
+		return std::nullopt;
 	const toml::array *flows = t["flows"].as_array();
 	if (!flows) {
 		err = "no [[flows]]";
