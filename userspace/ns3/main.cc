@@ -15,7 +15,7 @@ int main(int argc, char **argv)
 {
 	CLI::App app{ "Simulate an evaluation scenario in ns-3 with the modules' own cores" };
 	std::string path, profile = "paper", out;
-	std::vector<std::string> variants, points;
+	std::vector<std::string> variants, points, params;
 	uint32_t seed = 1;
 	std::optional<uint64_t> flow_bytes;
 	std::optional<double> warmup, window, mix_ms;
@@ -34,6 +34,7 @@ int main(int argc, char **argv)
 	app.add_option("--window-inter-rtts", window, "Override the window")->check(CLI::NonNegativeNumber);
 	app.add_option("--mix-duration-ms", mix_ms, "Override the mix's duration")
 		->check(CLI::PositiveNumber);
+	app.add_option("--param", params, "A module parameter beside the profile's: CC.NAME=VALUE");
 	app.add_option("--hosts", hosts, "Scale the flow groups to this many senders, in proportion")
 		->check(CLI::Range(1u, 4096u));
 	app.add_flag("--list", list, "Print the file's profiles and variants, and exit");
@@ -68,6 +69,16 @@ int main(int argc, char **argv)
 		s->warmup_inter_rtts = *warmup;
 	if (window)
 		s->window_inter_rtts = *window;
+	for (const std::string &spec : params) {
+		if (!uno_sim::add_param(p, spec, err)) {
+			std::cerr << "uno-sim: --param " << err << "\n";
+			return 2;
+		}
+	}
+	if (s->mix && (window || flow_bytes)) {
+		std::cerr << "uno-sim: " << path << " is a mix: its flows run their plan's sizes until they end\n";
+		return 2;
+	}
 	if (mix_ms && !s->mix) {
 		std::cerr << "uno-sim: " << path << " has no [mix] for --mix-duration-ms\n";
 		return 2;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "planned_send.h"
 
+#include <stdexcept>
+#include <string>
+
 #include <ns3/log.h>
 #include <ns3/packet.h>
 #include <ns3/simulator.h>
@@ -34,12 +37,26 @@ Ptr<Socket> PlannedSend::GetSocket() const
 	return m_socket;
 }
 
+void PlannedSend::DoDispose()
+{
+	m_socket = nullptr;
+	Application::DoDispose();
+}
+
 void PlannedSend::StartApplication()
 {
 	m_socket = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-	NS_ABORT_MSG_IF(m_socket->Bind() < 0 || m_socket->Connect(m_to) < 0,
-			"PlannedSend: cannot connect");
-	m_write = Simulator::Schedule(m_writeAt - Simulator::Now(), &PlannedSend::Write, this);
+	m_socket->SetConnectCallback(MakeCallback(&PlannedSend::Connected, this),
+				     MakeNullCallback<void, Ptr<Socket>>());
+	if (m_socket->Bind() < 0 || m_socket->Connect(m_to) < 0)
+		throw std::runtime_error("PlannedSend: cannot connect (errno " +
+					 std::to_string(m_socket->GetErrno()) + ")");
+	m_write = Simulator::Schedule(Max(m_writeAt - Simulator::Now(), Time()), &PlannedSend::Write, this);
+}
+
+void PlannedSend::Connected(Ptr<Socket>)
+{
+	m_connected = true;
 }
 
 void PlannedSend::StopApplication()
@@ -53,8 +70,12 @@ void PlannedSend::StopApplication()
 // to 256 MB), as unoperf's writes fill Linux's.
 void PlannedSend::Write()
 {
-	NS_ABORT_MSG_IF(m_socket->Send(Create<Packet>(static_cast<uint32_t>(m_bytes))) < 0,
-			"PlannedSend: the send buffer cannot take the flow");
+	if (!m_connected)
+		throw std::runtime_error("a flow's connection was not open at its start: a longer warm-up "
+					 "(warmup_inter_rtts)");
+	if (m_socket->Send(Create<Packet>(static_cast<uint32_t>(m_bytes))) < 0)
+		throw std::runtime_error("PlannedSend: the socket refused the flow (errno " +
+					 std::to_string(m_socket->GetErrno()) + ")");
 	m_socket->Close();
 }
 

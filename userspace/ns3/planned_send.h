@@ -17,14 +17,20 @@ class PlannedSend : public ns3::Application {
 public:
 	static ns3::TypeId GetTypeId();
 
-	// Connect to @to at the start, write @bytes at @write_at and close.
+	// Connect to @to at the start, write @bytes at @write_at and close. The
+	// connection must be open by then: a run that gives its handshakes
+	// too little time throws std::runtime_error.
 	void Plan(const ns3::Address &to, uint64_t bytes, ns3::Time write_at);
 	// The connection, once the application started.
 	ns3::Ptr<ns3::Socket> GetSocket() const;
 
+protected:
+	void DoDispose() override;
+
 private:
 	void StartApplication() override;
 	void StopApplication() override;
+	void Connected(ns3::Ptr<ns3::Socket> socket);
 	void Write();
 
 	ns3::Address m_to;
@@ -32,6 +38,7 @@ private:
 	ns3::Time m_writeAt;
 	ns3::Ptr<ns3::Socket> m_socket;
 	ns3::EventId m_write;
+	bool m_connected = false;
 };
 
 } // namespace uno_sim

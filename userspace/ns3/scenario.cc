@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <toml++/toml.h>
@@ -20,6 +21,8 @@ const char *const kVariants[] = { "uno",	"uno-nophantom", "smartt", "smartt-nscc
 				  "dctcp",	"cubic",	 "bbr",	   "dctcp+bbr" };
 // One port per flow at the receiver (sim.cc), from 5000.
 constexpr size_t kMaxMixFlows = 60000;
+// Ports a sender's connections may bind.
+constexpr size_t kMaxFlowsPerSender = 16384;
 
 // A key the table does not take is a mistake (a key written under the
 // wrong table header lands in that table): refused, named.
@@ -28,7 +31,7 @@ bool known_keys(const toml::table &t, std::initializer_list<std::string_view> ke
 {
 	for (const auto &[key, node] : t) {
 		if (std::find(keys.begin(), keys.end(), key.str()) == keys.end()) {
-			err = where + ": unknown key '" + std::string(key.str()) + "'";
+			err = (where.empty() ? "" : where + ": ") + "unknown key '" + std::string(key.str()) + "'";
 			return false;
 		}
 	}
@@ -62,7 +65,7 @@ bool get_double(const toml::table &t, const char *key, double &out, std::string 
 	if (!n)
 		return true;
 	auto v = n->value<double>();
-	if (!v || *v < 0) {
+	if (!v || !(*v >= 0) || !std::isfinite(*v)) {
 		err = std::string("'") + key + "' must be a non-negative number";
 		return false;
 	}
@@ -213,8 +216,14 @@ bool parse_mix(const toml::table &t, Scenario &s, std::string &err)
 	if (!known_keys(t, { "cdf_intra", "cdf_inter", "load", "intra_fraction", "duration_ms", "seed" },
 			"mix", err))
 		return false;
-	m.cdf_intra = t["cdf_intra"].value_or(std::string());
-	m.cdf_inter = t["cdf_inter"].value_or(std::string());
+	for (auto [key, cdf] : { std::pair{ "cdf_intra", &m.cdf_intra }, std::pair{ "cdf_inter", &m.cdf_inter } }) {
+		const toml::node *n = t.get(key);
+		if (n && !n->is_string()) {
+			err = std::string("mix: '") + key + "' must be a file name";
+			return false;
+		}
+		*cdf = n ? *n->value<std::string>() : std::string();
+	}
 	if (!get_uint(t, "seed", m.seed, false, err, "mix"))
 		return false;
 	if (!get_double(t, "load", m.load, e) || !get_double(t, "intra_fraction", m.intra_fraction, e) ||
@@ -224,7 +233,8 @@ bool parse_mix(const toml::table &t, Scenario &s, std::string &err)
 	}
 	if (!(m.load > 0 && m.load <= 1) || m.intra_fraction > 1 || !(m.duration_ms > 0) ||
 	    (m.intra_fraction > 0 && m.cdf_intra.empty()) || (m.intra_fraction < 1 && m.cdf_inter.empty())) {
-		err = "mix: needs load in (0, 1], intra_fraction in [0, 1], duration_ms > 0 and a CDF (cdf_intra, cdf_inter) for each class it draws";
+		err = "mix: needs load in (0, 1], intra_fraction in [0, 1], duration_ms > 0 and a CDF "
+		      "(cdf_intra, cdf_inter) for each class it draws";
 		return false;
 	}
 	s.mix = m;
@@ -287,6 +297,35 @@ bool parse_section(const toml::table &t, const char *key, const char *kind,
 		return false;
 	}
 	return parse(*n->as<Kind>(), s, err);
+}
+
+// Each flow of a mix binds a port of its sender from the start, and ns-3
+// has 16384 ephemeral ports a node (49152-65535).
+void check_sender_ports(const std::vector<unoperf::FlowSpec> &flows)
+{
+	std::map<std::pair<std::string, std::string>, size_t> per_sender;
+
+	for (const unoperf::FlowSpec &f : flows)
+		if (++per_sender[{ f.cls, f.ns }] > kMaxFlowsPerSender)
+			throw unoperf::InputError("more than " + std::to_string(kMaxFlowsPerSender) +
+						  " flows from one sender: more senders (--hosts), a "
+						  "shorter duration or a lower load");
+}
+
+// A mix's flows are its plan's, and it runs until they end: no window,
+// flow size, [[also]] or group that joins at a window beside it.
+bool mix_alone(const Scenario &s, std::string &err)
+{
+	bool sized = s.flow_bdps || !s.also.empty() || s.window_inter_rtts > 0;
+
+	for (const FlowGroup &g : s.flows)
+		sized |= g.at_window;
+	for (const Profile &p : s.profiles)
+		sized |= p.flow_bytes || p.window_inter_rtts.value_or(0) > 0;
+	if (sized)
+		err = "mix: its flows are its plan's until they end: no window_inter_rtts, flow_bytes, "
+		      "flow_bdps, [[also]] or at_window beside it";
+	return !sized;
 }
 
 // A [mix]'s CDF file, read and checked.
@@ -416,6 +455,37 @@ std::pair<Scenario, Profile> Scenario::at_point(const Profile &p, const Point &p
 	return { s, q };
 }
 
+bool add_param(Profile &p, const std::string &spec, std::string &err)
+{
+	size_t dot = spec.find('.'), eq = spec.find('=');
+	std::string cc = spec.substr(0, dot), value, e;
+	double v;
+	size_t end = 0;
+
+	if (dot == std::string::npos || eq == std::string::npos || eq < dot || (cc != "uno" && cc != "smartt")) {
+		err = "'" + spec + "': give CC.NAME=VALUE, CC uno or smartt";
+		return false;
+	}
+	value = spec.substr(eq + 1);
+	try {
+		v = std::stod(value, &end);
+	} catch (const std::exception &) {
+		end = 0;
+	}
+	if (value.empty() || end != value.size()) {
+		err = "'" + spec + "': the value is not a number";
+		return false;
+	}
+	auto pv = uno::scale_param(cc, spec.substr(dot + 1, eq - dot - 1), v,
+				   value.find_first_of(".eE") == std::string::npos, e);
+	if (!pv) {
+		err = "'" + spec + "': " + e;
+		return false;
+	}
+	p.params.push_back({ cc, pv->name, pv->value });
+	return true;
+}
+
 std::optional<std::vector<MixFlow>> plan_mix(const Scenario &s, const Profile &p, std::string &err)
 {
 	const Mix &m = *s.mix;
@@ -447,6 +517,7 @@ std::optional<std::vector<MixFlow>> plan_mix(const Scenario &s, const Profile &p
 			throw unoperf::InputError("more than " + std::to_string(kMaxMixFlows) +
 						  " flows: a shorter duration or a lower load");
 		unoperf::assign_senders(flows, senders);
+		check_sender_ports(flows);
 		for (const unoperf::FlowSpec &f : flows) {
 			FlowClass c = f.cls == unoperf::kIntra ? FlowClass::Intra : FlowClass::Inter;
 			uint32_t rtt = c == FlowClass::Intra ? p.intra_rtt_us : p.inter_rtt_us;
@@ -502,10 +573,8 @@ std::optional<Scenario> parse_scenario(const std::string &text, std::string &err
 	if (!known_keys(t, { "name", "description", "variants", "warmup_inter_rtts", "window_inter_rtts",
 			     "sample_inter_rtts", "flow_bdps", "also", "rpcs", "mix", "points", "flows",
 			     "profile" },
-			"", err)) {
-		err = err.substr(2);
+			"", err))
 		return std::nullopt;
-	}
 	s.name = t["name"].value_or(std::string());
 	s.description = t["description"].value_or(std::string());
 	if (s.name.empty()) {
@@ -566,6 +635,8 @@ std::optional<Scenario> parse_scenario(const std::string &text, std::string &err
 		err = "no [profile.NAME]";
 		return std::nullopt;
 	}
+	if (s.mix && !mix_alone(s, err))
+		return std::nullopt;
 	return s;
 }
 

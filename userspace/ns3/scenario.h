@@ -131,6 +131,10 @@ struct Scenario {
 	std::pair<Scenario, Profile> at_point(const Profile &p, const Point &pt) const;
 };
 
+// "CC.NAME=VALUE" (uno.init_cwnd_bdp_pct=10): one more module parameter
+// for @p, checked as a profile's; false and @err set when it is not one.
+bool add_param(Profile &p, const std::string &spec, std::string &err);
+
 // The mix's flows at the profile's scale, in order of start; nothing and
 // @err set when a CDF cannot be read or the plan is refused.
 std::optional<std::vector<MixFlow>> plan_mix(const Scenario &s, const Profile &p, std::string &err);

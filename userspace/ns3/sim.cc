@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <numeric>
 #include <optional>
 
@@ -31,10 +32,13 @@ constexpr uint16_t kRpcPort = 20000;
 constexpr uint32_t kRpcSizeStream = 1u << 16;
 constexpr uint32_t kTcpHeaders = 40; // IPv4 20, TCP 20
 constexpr uint32_t kAccessX = 10;
+// ev_mix's unoperf --timeout: a flow still running this long after the
+// mix's last start failed.
+const Time kMixTimeout = Seconds(60);
 
-// A flow's FCT runs from its first write, after the handshake (unoperf's
-// start_ns), to its last byte's arrival (htsim's end; unoperf waits for
-// the receiver's answer, half an RTT more).
+// A flow's FCT runs from its first write (unoperf's start_ns; after the
+// handshake) to its last byte's arrival (htsim's end), and a mix's on to
+// the receiver's answer (fct()).
 struct Flow {
 	FlowClass cls;
 	uint32_t node;		// its sender's, in build()'s order
@@ -142,6 +146,8 @@ void tcp_defaults(const Profile &p, const std::string &variant)
 	Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
 	Config::SetDefault("ns3::TcpSocketState::MaxPacingRate",
 			   DataRateValue(DataRate(p.rate_mbps * 1000000 * 4)));
+	// dctcp+bbr's bbr sockets turn their pacing on themselves
+	// (TcpBbr::InitPacingRate), and ns-3 warns that it had to.
 	Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(variant == "bbr"));
 	// A paced socket paces from its first segment, as Linux's.
 	Config::SetDefault("ns3::TcpSocketState::PaceInitialWindow", BooleanValue(true));
@@ -189,8 +195,11 @@ TrafficControlHelper bottleneck_qdisc(const Profile &p, const std::string &varia
 void watch_losses(Ptr<Application> app, TypeId cc_type)
 {
 	Ptr<BulkSendApplication> bulk = DynamicCast<BulkSendApplication>(app);
-	Ptr<TcpSocketBase> sock = DynamicCast<TcpSocketBase>(
-		bulk ? bulk->GetSocket() : DynamicCast<PlannedSend>(app)->GetSocket());
+	Ptr<PlannedSend> planned = DynamicCast<PlannedSend>(app);
+	Ptr<TcpSocketBase> sock = DynamicCast<TcpSocketBase>(bulk ? bulk->GetSocket() :
+							     planned ? planned->GetSocket() : nullptr);
+
+	NS_ABORT_MSG_IF(!sock, "watch_losses: not a TCP sender");
 	ObjectFactory f(cc_type.GetName());
 	Ptr<TcpCoreOps> cc = f.Create<TcpCoreOps>();
 
@@ -363,11 +372,7 @@ void build_rpcs(Run &r, Ptr<Node> sender, Ptr<Node> receiver, Ipv4Address to)
 void plan_flows(Run &r, const std::vector<FlowClass> &nodes)
 {
 	const Profile &p = r.p;
-	std::vector<uint32_t> of_class[2];
-	std::string err;
 
-	for (uint32_t i = 0; i < nodes.size(); i++)
-		of_class[nodes[i] == FlowClass::Inter].push_back(i);
 	if (!r.s.mix) {
 		uint32_t i = 0;
 		for (const FlowGroup &g : r.s.flows)
@@ -376,6 +381,11 @@ void plan_flows(Run &r, const std::vector<FlowClass> &nodes)
 						    g.at_window ? r.t0 : Time(), Time(), Time(), 0, Time() });
 		return;
 	}
+	std::vector<uint32_t> of_class[2];
+	std::string err;
+
+	for (uint32_t i = 0; i < nodes.size(); i++)
+		of_class[nodes[i] == FlowClass::Inter].push_back(i);
 	auto plan = plan_mix(r.s, p, err);
 	if (!plan)
 		throw std::runtime_error(err);
@@ -603,7 +613,7 @@ void mix_fcts(const Run &r, json &m)
 	static const std::pair<uint64_t, const char *> bins[] = {
 		{ 10000, "<10K" }, { 100000, "10K-100K" }, { 1000000, "100K-1M" },
 		{ 10000000, "1M-10M" }, { UINT64_MAX, ">10M" } };
-	std::vector<const Flow *> all, intra, inter, by_size[5];
+	std::vector<const Flow *> all, intra, inter, by_size[std::size(bins)];
 	json sizes = json::array();
 
 	for (const Flow &f : r.flows) {
@@ -618,7 +628,7 @@ void mix_fcts(const Run &r, json &m)
 	mix_stats(intra, "intra_", m);
 	mix_stats(inter, "inter_", m);
 	m["failed"] = all.size() - m["flows"].get<size_t>();
-	for (size_t b = 0; b < 5; b++) {
+	for (size_t b = 0; b < std::size(bins); b++) {
 		json s;
 		if (by_size[b].empty())
 			continue;
@@ -750,10 +760,10 @@ json run_once(const Scenario &s, const Profile &p, const std::string &variant, u
 		// After the samples due at the window's end.
 		Simulator::Stop(end + TimeStep(1));
 	} else if (s.mix) {
-		// Until the last flow ends; those still running at twice the
-		// mix's duration plus 100 inter-DC RTTs failed.
-		Simulator::Stop(r.t0 + MicroSeconds(static_cast<int64_t>(2e3 * s.mix->duration_ms)) +
-				inter_rtts(p, 100));
+		// Until the last flow ends; those still running unoperf's
+		// timeout after the last start failed.
+		Simulator::Stop(r.t0 + MicroSeconds(static_cast<int64_t>(1e3 * s.mix->duration_ms)) +
+				kMixTimeout);
 	} else if (s.rpcs) {
 		// RPCs: until the last ends, at most twice their schedule plus
 		// 50 inter-DC RTTs.
@@ -811,6 +821,11 @@ json run_sweep(const Scenario &s, const Profile &p, const std::string &variant, 
 		RunCost c;
 		json r = run_variant(sp, pp, variant, seed, &c);
 
+		// The point's, as the VM's N8 records it.
+		if (pt.rtt_ratio) {
+			r["metrics"]["rtt_ratio"] = *pt.rtt_ratio;
+			r["metrics"]["inter_rtt_us"] = pp.inter_rtt_us;
+		}
 		r["seed"] = seed;
 		r["cost"] = { { "wall_s", c.wall_s },
 			      { "sim_s", c.sim_s },

@@ -127,6 +127,25 @@ TEST(Scenario, BadFilesRefused)
 	EXPECT_NE(err.find("cannot open"), std::string::npos);
 }
 
+// uno-sim --param: a module parameter checked as a profile's.
+TEST(Scenario, ParamSpecs)
+{
+	Profile p;
+	std::string err;
+
+	ASSERT_TRUE(add_param(p, "uno.init_cwnd_bdp_pct=10", err)) << err;
+	ASSERT_EQ(p.params.size(), 1u);
+	EXPECT_EQ(p.params[0].cc, "uno");
+	EXPECT_EQ(p.params[0].name, "init_cwnd_bdp_pct");
+	EXPECT_EQ(p.params[0].value, 10u);
+	for (const char *bad : { "init_cwnd_bdp_pct=10", "reno.x=1", "uno.init_cwnd_bdp_pct", "uno.init_cwnd_bdp_pct=1x",
+				 "uno.no_such=1", "uno.init_cwnd_bdp_pct=" }) {
+		EXPECT_FALSE(add_param(p, bad, err)) << bad;
+		EXPECT_NE(err.find(bad), std::string::npos) << err;
+	}
+	EXPECT_EQ(p.params.size(), 1u);
+}
+
 // N8 and N9: unoperf's plan, so the VM's flows; a sweep of points.
 TEST(Scenario, MixFiles)
 {
@@ -163,6 +182,34 @@ TEST(Scenario, MixFiles)
 	EXPECT_EQ(n8.points[2].label, "128");
 	EXPECT_EQ(p8.inter_rtt_us, 128u * 1092);
 	EXPECT_EQ(s8.mix->load, 0.4);
+
+	// A mix beside a window, a size, [[also]] or at_window; a CDF that is
+	// not a file name.
+	const char *mix = "name = \"x\"\n[[flows]]\nclass = \"intra\"\n[mix]\ncdf_intra = \"a\"\n"
+			  "intra_fraction = 1\nload = 0.5\nduration_ms = 1\n[profile.a]\nrate_mbps = 100\n"
+			  "mtu = 1500\nintra_rtt_us = 10\ninter_rtt_us = 100\nbuffer_bytes = 100000\n";
+	ASSERT_TRUE(parse_scenario(mix, err)) << err;
+	for (std::string bad : { "window_inter_rtts = 10\n" + std::string(mix), "flow_bdps = 1\n" + std::string(mix),
+				 std::string(mix) + "flow_bytes = 1000\n",
+				 std::string(mix) + "[[also]]\nprefix = \"s_\"\nflow_bdps = 1\n" }) {
+		EXPECT_FALSE(parse_scenario(bad, err)) << bad;
+		EXPECT_NE(err.find("mix: its flows are its plan's"), std::string::npos) << err;
+	}
+	EXPECT_FALSE(parse_scenario(std::string(mix).replace(std::string(mix).find("\"a\""), 3, "1"), err));
+	EXPECT_NE(err.find("'cdf_intra' must be a file name"), std::string::npos) << err;
+
+	// More flows from one sender than it has ports: 20000 intra-DC flows
+	// of AliStorage's sizes (40870 B on average) at half of 100 Gbit/s
+	// take 131 ms, all from one sender.
+	Scenario one = *parse_scenario(std::string(mix).replace(std::string(mix).find("rate_mbps = 100\n"), 16,
+								  "rate_mbps = 100000\n"),
+				       err);
+	one.mix->cdf_intra = std::string(UNO_SCENARIOS) + "/../../../selftests/eval/data/AliStorage2019.txt";
+	one.mix->duration_ms = 140;
+	EXPECT_FALSE(plan_mix(one, one.profiles[0], err));
+	EXPECT_NE(err.find("more than 16384 flows from one sender"), std::string::npos) << err;
+	one.flows[0].count = 2;
+	EXPECT_TRUE(plan_mix(one, one.profiles[0], err)) << err;
 
 	std::string text = "name = \"x\"\n[[flows]]\nclass = \"inter\"\n[mix]\ncdf_inter = \"nope.txt\"\n"
 			   "intra_fraction = 0\nload = 0.5\nduration_ms = 1\n[profile.a]\nrate_mbps = 100\n"
