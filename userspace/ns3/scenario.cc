@@ -212,7 +212,6 @@ bool parse_mix(const toml::table &t, Scenario &s, std::string &err)
 		err = "mix: a scenario has [mix] or [rpcs], not both";
 		return false;
 	}
-
 	if (!known_keys(t, { "cdf_intra", "cdf_inter", "load", "intra_fraction", "duration_ms", "seed" },
 			"mix", err))
 		return false;

@@ -391,7 +391,6 @@ void plan_flows(Run &r, const std::vector<FlowClass> &nodes)
 		throw std::runtime_error(err);
 	for (const MixFlow &f : *plan) {
 		uint32_t rtt = f.cls == FlowClass::Intra ? p.intra_rtt_us : p.inter_rtt_us;
-
 		Time start = r.t0 + MicroSeconds(f.start_us);
 
 		r.flows.push_back({ f.cls, of_class[f.cls == FlowClass::Inter][f.sender], nullptr, f.bytes,
