@@ -17,6 +17,16 @@
  * is an LRU: the flows of every namespace of the cgroup pass through it,
  * and a connection that reuses a flow's addresses and ports starts it
  * over.
+ *
+ * With HPCC end to end (mlcc_cfg.hpcc_t_ns; spec 3.6, 7.16, the intra-DC
+ * flows' CC and issue 16's HPCC baseline), a receiver echoes its flow's
+ * last records in each pure ACK (ACK_E), and a sender takes each echo
+ * into its flow's rate record (mlcc_ns_flows.h, made by bpf_mlcc), which
+ * bpf_mlcc paces at: HPCC's law with T = hpcc_t_ns, a round one T of the
+ * host's clock, as in the near-source loop. PARSE_HDR_OPT_CB runs after
+ * TCP has validated the segment's sequence, so an echo is one of the
+ * connection's own ACKs; its records are then input like any switch's,
+ * which the law takes modulo their wraps.
  */
 #include <linux/bpf.h>
 #include <linux/tcp.h>
@@ -26,11 +36,14 @@
 #include "core_types.h"
 #include "hpcc_core.h"
 #include "mlcc_types.h"
+#include "mlcc_ns_flows.h"
 
 char _license[] SEC("license") = "GPL";
 
 #define AF_INET		2
 #define AF_INET6	10
+#define TCPHDR_FIN	0x01
+#define TCPHDR_SYN	0x02
 #define MLCC_MAX_FLOWS	4096
 
 struct {
@@ -226,6 +239,138 @@ static __always_inline void mlcc_parse(struct bpf_sock_ops *skops,
 	mlcc_take(e, o, c);
 }
 
+/* A pure ACK: no payload, no SYN or FIN (before its header is built). */
+static __always_inline bool mlcc_pure_ack(const struct bpf_sock_ops *skops)
+{
+	return !skops->skb_len && skops->skb_tcp_flags &&
+	       !(skops->skb_tcp_flags & (TCPHDR_SYN | TCPHDR_FIN));
+}
+
+/*
+ * The socket's received flow, in the data's direction: remote_port holds
+ * the port in network order in its high 16 bits, local_port in host
+ * order.
+ */
+static __always_inline struct mlcc_flow4
+mlcc_rx_key(const struct bpf_sock_ops *skops)
+{
+	struct mlcc_flow4 key;
+
+	key.saddr = skops->remote_ip4;
+	asm volatile("" ::: "memory");
+	key.daddr = skops->local_ip4;
+	key.sport = bpf_htons(bpf_ntohl(skops->remote_port));
+	key.dport = bpf_htons(skops->local_port);
+	return key;
+}
+
+/* The records a receiver's pure ACK echoes: its flow's last, or none. */
+static __always_inline const struct mlcc_rx_entry *
+mlcc_echoed(const struct bpf_sock_ops *skops)
+{
+	struct mlcc_flow4 key = mlcc_rx_key(skops);
+	const struct mlcc_rx_entry *e = bpf_map_lookup_elem(&mlcc_rx, &key);
+
+	return e && e->info.last_nhop ? e : NULL;
+}
+
+/* Room for the echo in a pure ACK that has records to carry. */
+static __always_inline void mlcc_echo_len(struct bpf_sock_ops *skops)
+{
+	if (mlcc_echoed(skops) &&
+	    bpf_reserve_hdr_opt(skops, MLCC_OPT_ACK_E_LEN, 0))
+		mlcc_count(MLCC_STAT_ECHO_NO_ROOM);	/* SACK blocks took it */
+}
+
+/* A receiver's pure ACK: its flow's last records. */
+static __always_inline void mlcc_echo(struct bpf_sock_ops *skops)
+{
+	const struct mlcc_rx_entry *e = mlcc_echoed(skops);
+	struct mlcc_opt_ack_e opt = {
+		.kind = MLCC_OPT_KIND,
+		.len = MLCC_OPT_ACK_E_LEN,
+		.exid = bpf_htons(MLCC_OPT_EXID),
+		.vtf = MLCC_VTF(MLCC_TYPE_ACK_E, 0),
+	};
+	u32 j, n;
+
+	if (!e)
+		return;		/* the kernel fills the room with NOPs */
+	n = e->info.last_nhop;
+	opt.nhop = n;
+	for (j = 0; j < MLCC_DATA_HOPS; j++)
+		if (j < n)
+			opt.hop[j] = bpf_cpu_to_be64(e->info.hop[j]);
+	if (bpf_store_hdr_opt(skops, &opt, sizeof(opt), 0))
+		mlcc_count(MLCC_STAT_ECHO_NO_ROOM);
+	else
+		mlcc_count(MLCC_STAT_ECHO_WRITTEN);
+}
+
+/*
+ * A sender's pure ACK: its echo into the flow's law. The flow's record is
+ * bpf_mlcc's; a socket of another CC has none.
+ */
+static __always_inline void mlcc_take_echo(struct bpf_sock_ops *skops,
+					   const struct mlcc_cfg *c)
+{
+	u8 buf[MLCC_OPT_ACK_E_LEN] = { MLCC_OPT_KIND, 4, MLCC_OPT_EXID >> 8,
+				       MLCC_OPT_EXID & 0xff };
+	const struct mlcc_opt_ack_e *o = (const void *)buf;
+	u64 wire[MLCC_SWINT_HOPS] = {};
+	struct mlcc_ns_entry *e;
+	struct mlcc_flow4 key;
+	struct hpcc_params hp;
+	u32 j;
+
+	if (bpf_load_hdr_opt(skops, buf, sizeof(buf), 0) != MLCC_OPT_ACK_E_LEN ||
+	    MLCC_VTF_VER(o->vtf) != MLCC_VERSION ||
+	    MLCC_VTF_TYPE(o->vtf) != MLCC_TYPE_ACK_E)
+		return;
+	if (!o->nhop || o->nhop > MLCC_DATA_HOPS) {
+		mlcc_count(MLCC_STAT_ECHO_MALFORMED);
+		return;
+	}
+	key = mlcc_rx_key(skops);	/* the ACK's direction: swap */
+	key = (struct mlcc_flow4){ .saddr = key.daddr, .daddr = key.saddr,
+				   .sport = key.dport, .dport = key.sport };
+	e = bpf_map_lookup_elem(&mlcc_ns_flows, &key);
+	if (!e) {
+		mlcc_count(MLCC_STAT_ECHO_NO_FLOW);
+		return;
+	}
+	for (j = 0; j < MLCC_DATA_HOPS; j++)
+		wire[j] = bpf_be64_to_cpu(o->hop[j]);
+	hpcc_params_default(&hp, c->line_rate);
+	mlcc_ns_take(e, wire, o->nhop, &hp, c->hpcc_t_ns, bpf_ktime_get_ns());
+	mlcc_count(MLCC_STAT_ECHO_TAKEN);
+}
+
+/* The room reserved: a data segment's option, or a pure ACK's echo. */
+static __always_inline void mlcc_write_any(struct bpf_sock_ops *skops)
+{
+	const struct tcphdr *th = mlcc_th(skops);	/* built by now */
+
+	if (th && skops->skb_len > th->doff * 4U)
+		mlcc_write(skops);
+	else if (th)
+		mlcc_echo(skops);
+}
+
+/* A segment TCP validated: a data segment's option, or an ACK's echo. */
+static __always_inline void mlcc_parse_any(struct bpf_sock_ops *skops,
+					   const struct mlcc_cfg *c)
+{
+	const struct tcphdr *th = mlcc_th(skops);
+
+	if (!th)
+		return;
+	if (skops->skb_len > th->doff * 4U)
+		mlcc_parse(skops, c);
+	else if (c->hpcc_t_ns)
+		mlcc_take_echo(skops, c);
+}
+
 SEC("sockops")
 int mlcc_sockops(struct bpf_sock_ops *skops)
 {
@@ -235,23 +380,28 @@ int mlcc_sockops(struct bpf_sock_ops *skops)
 		return 1;
 	switch (skops->op) {
 	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
-		if (mlcc_to_remote(c, skops->remote_ip4))
-			mlcc_set_cb(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG);
+		if (!mlcc_to_remote(c, skops->remote_ip4))
+			break;
+		mlcc_set_cb(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG |
+			    (c->hpcc_t_ns ? BPF_SOCK_OPS_PARSE_ALL_HDR_OPT_CB_FLAG : 0));
 		break;
 	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB:
-		mlcc_set_cb(skops, BPF_SOCK_OPS_PARSE_ALL_HDR_OPT_CB_FLAG);
+		mlcc_set_cb(skops, BPF_SOCK_OPS_PARSE_ALL_HDR_OPT_CB_FLAG |
+			    (c->hpcc_t_ns ? BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG : 0));
 		mlcc_forget(skops);
 		break;
 	case BPF_SOCK_OPS_HDR_OPT_LEN_CB:
 		/* a data segment, or the MSS's question (no segment) */
 		if (skops->skb_len || !skops->skb_tcp_flags)
 			bpf_reserve_hdr_opt(skops, MLCC_OPT_DATA_LEN, 0);
+		else if (c->hpcc_t_ns && mlcc_pure_ack(skops))
+			mlcc_echo_len(skops);
 		break;
 	case BPF_SOCK_OPS_WRITE_HDR_OPT_CB:
-		mlcc_write(skops);
+		mlcc_write_any(skops);
 		break;
 	case BPF_SOCK_OPS_PARSE_HDR_OPT_CB:
-		mlcc_parse(skops, c);
+		mlcc_parse_any(skops, c);
 		break;
 	}
 	return 1;

@@ -3,7 +3,9 @@
  * bpf_mlcc: an MLCC sender's pacing and window as a BPF struct_ops
  * congestion control (../shared/spec/mlcc.md 3.6, 4.1). The rate law runs
  * elsewhere: the sender role of mlcc_ns.bpf.c takes DCI_s's Switch-INTs
- * into the flow's R_NS (mlcc_ns_flows.h); this paces the socket at
+ * into the flow's R_NS (mlcc_ns_flows.h), or, with HPCC end to end, the
+ * sockops program of mlcc.bpf.c takes the receiver's INT echoes into the
+ * same record; this paces the socket at
  *
  *	R_send = min(R_NS, R_DQM_bar)					(Eq. 10)
  *
@@ -11,8 +13,7 @@
  * built), and holds the window at max(4 MSS, 1.5 R_line RTT_base) (3.6:
  * pacing enforces the rate, the window is only a cap). Each socket makes
  * its flow's record at init and removes it at release. Until its first
- * Switch-INT (none in its first near-source round trip; none ever for an
- * intra-DC flow, whose INT echo is not built, or where no sender role
+ * feedback (none in its first round trip; none ever where neither loop
  * runs) the record holds no rate: the flow runs TCP's slow start and
  * Reno at TCP's pacing rate. No multiplicative
  * decrease on a fast retransmit (3.6: the paper's fabric is lossless);

@@ -334,49 +334,6 @@ static __always_inline int mlcc_swint_parse(struct __sk_buff *skb,
 	return MLCC_SWINT_TAKE;
 }
 
-/*
- * on_switch_int() (3.3): MeasureInflight on the records, then the rate,
- * made the reference once a round (one RTT_NS) has passed since the last.
- * The flow's first starts its law at the line rate (3.3: R_NS = R_line
- * until the first Switch-INT).
- */
-static __always_inline void mlcc_ns_step(struct mlcc_ns_entry *e,
-					 const struct mlcc_swint *sw,
-					 const struct hpcc_params *hp,
-					 u32 t_ns, u64 now)
-{
-	struct hpcc_hop hops[MLCC_SWINT_HOPS] = {};
-	u64 wire[MLCC_SWINT_HOPS];
-	bool commit;
-	u32 j;
-
-	for (j = 0; j < MLCC_SWINT_HOPS; j++) {
-		wire[j] = bpf_be64_to_cpu(sw->hop[j]);
-		hpcc_hop_unwire(wire[j], &hops[j]);
-	}
-	bpf_spin_lock(&e->lock);
-	if (!e->info.r_line) {
-		hpcc_init(&e->ns, hp, hp->r_max);
-		e->info.r_line = hp->r_max;
-		e->info.r_ns = e->ns.r;
-	}
-	e->info.swint++;
-	e->info.last_ns = now;
-	e->info.nhop = sw->nhop;
-	for (j = 0; j < MLCC_SWINT_HOPS; j++)
-		e->info.hop[j] = wire[j];
-	if (hpcc_measure(&e->ns, hops, sw->nhop, t_ns, now) == HPCC_MEASURED) {
-		commit = now - e->round_ns >= t_ns;
-		e->info.r_ns = hpcc_rate(&e->ns, hp, commit);
-		e->info.u = e->ns.u;
-		if (commit) {
-			e->round_ns = now;
-			e->info.commits++;
-		}
-	}
-	bpf_spin_unlock(&e->lock);
-}
-
 SEC("tc")
 int mlcc_host_swint(struct __sk_buff *skb)
 {
@@ -384,9 +341,10 @@ int mlcc_host_swint(struct __sk_buff *skb)
 	struct mlcc_ns_entry *e;
 	struct hpcc_params hp;
 	struct mlcc_swint sw;
+	u64 wire[MLCC_SWINT_HOPS];
 	struct mlcc_flow4 key;
-	u64 now;
 	int rc;
+	u32 j;
 
 	if (!cfg)
 		return MLCC_PASS;
@@ -402,9 +360,10 @@ int mlcc_host_swint(struct __sk_buff *skb)
 		mlcc_ns_count(MLCC_NS_STAT_SWINT_NO_FLOW);
 		return TC_ACT_SHOT;
 	}
+	for (j = 0; j < MLCC_SWINT_HOPS; j++)
+		wire[j] = bpf_be64_to_cpu(sw.hop[j]);
 	hpcc_params_default(&hp, cfg->line_rate);
-	now = bpf_ktime_get_ns();
-	mlcc_ns_step(e, &sw, &hp, cfg->rtt_ns_ns, now);
+	mlcc_ns_take(e, wire, sw.nhop, &hp, cfg->rtt_ns_ns, bpf_ktime_get_ns());
 	mlcc_ns_count(MLCC_NS_STAT_SWINT_TAKEN);
 	/* feedback for the CC: TCP never sees it */
 	return TC_ACT_SHOT;

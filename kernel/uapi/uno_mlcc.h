@@ -52,17 +52,42 @@ struct mlcc_opt_data {
 #define MLCC_OPT_DATA_LEN	36
 
 /*
+ * The INT echo (ACK_E), in each pure ACK of a receiver when HPCC runs end
+ * to end (mlcc_cfg.hpcc_t_ns): the records of the last data option the
+ * receiver took, for the sender's law (spec 3.6, 7.16: intra-DC flows'
+ * CC, and the HPCC baseline). An ACK whose SACK blocks leave no room for
+ * it goes without; the next carries the records again.
+ */
+struct mlcc_opt_ack_e {
+	__u8	kind;		/* MLCC_OPT_KIND */
+	__u8	len;		/* sizeof(struct mlcc_opt_ack_e) */
+	__be16	exid;		/* MLCC_OPT_EXID */
+	__u8	vtf;		/* MLCC_VTF(MLCC_TYPE_ACK_E, 0) */
+	__u8	nhop;		/* records, 1..MLCC_DATA_HOPS */
+	__u16	rsvd;
+	__be64	hop[MLCC_DATA_HOPS]; /* the data option's, as they came */
+} __attribute__((packed));	/* 32 bytes */
+
+#define MLCC_OPT_ACK_E_LEN	32
+
+/*
  * The sockops program (bpf/mlcc.bpf.c), attached to a cgroup: its
  * sockets that connect to the remote prefix send the data option on every
  * data segment (TCP timestamps off, or it does not fit); its accepted
  * sockets read the option of each data segment they receive and run
  * R_credit's law on its records (kernel/core/hpcc_core.h, T = rtt_d_ns).
+ *
+ * With hpcc_t_ns set, HPCC runs end to end on the same INT: accepted
+ * sockets echo their flow's last records in each pure ACK (ACK_E), and
+ * the senders take each echo into their flow's law (T = hpcc_t_ns, the
+ * flow's base RTT; R_line = line_rate), whose rate bpf_mlcc paces at.
  */
 struct mlcc_cfg {
 	__be32	remote_addr;	/* the senders' remote prefix; len 0: all */
 	__u32	remote_len;
 	__u32	rtt_d_ns;	/* the receiver's loop, T of its law */
-	__u32	pad;
+	__u32	hpcc_t_ns;	/* HPCC end to end: T; 0: no INT echo */
+	__u64	line_rate;	/* ... its R_line, bytes/s */
 };
 
 /* A received flow, in the data's direction, network order. */
@@ -90,6 +115,11 @@ enum mlcc_stat {
 	MLCC_STAT_OPT_NO_ROOM,	/* ... with no room left for one */
 	MLCC_STAT_RX_SEGS,	/* receiver: data segments parsed */
 	MLCC_STAT_RX_FLOWS_FULL, /* ... of a flow the full table could not hold */
+	MLCC_STAT_ECHO_WRITTEN,	/* receiver: ACK_E written into an ACK */
+	MLCC_STAT_ECHO_NO_ROOM,	/* ... with no room left for one */
+	MLCC_STAT_ECHO_TAKEN,	/* sender: ACK_E into its flow's law */
+	MLCC_STAT_ECHO_NO_FLOW,	/* ... of a socket without a record: ignored */
+	MLCC_STAT_ECHO_MALFORMED, /* ... with no record or too many: ignored */
 	__MLCC_STAT_MAX,
 };
 
@@ -139,11 +169,12 @@ struct mlcc_ns_cfg {
 };
 
 /*
- * A sender's near-source record of one of its flows (mlcc_ns_flows): made
- * by bpf_mlcc for each of its sockets, filled by the sender role.
+ * A sender's record of one of its flows (mlcc_ns_flows): made by bpf_mlcc
+ * for each of its sockets, filled by the sender role from Switch-INTs
+ * (R_NS) or by the sockops program from ACK_E echoes (HPCC end to end).
  */
 struct mlcc_ns_info {
-	__u64	swint;			/* Switch-INTs taken */
+	__u64	taken;			/* feedbacks taken */
 	__u64	commits;		/* ... that ended a round */
 	__u64	r_ns;			/* R_NS, bytes/s */
 	__u64	r_line;			/* the law's R_line, bytes/s; 0: none yet */

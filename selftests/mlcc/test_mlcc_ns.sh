@@ -95,12 +95,12 @@ r_ns() {
 	for _i in 1 2 3 4 5 6 7 8 9 10; do
 		at a1 -j mlcc show |
 			jq "[.near_source[] | select(.role == \"sender\") | .flows[] |
-			     select(.dst | endswith(\":$1\"))] | max_by(.swint)" > "$OUT_DIR/ns-$2.json"
+			     select(.dst | endswith(\":$1\"))] | max_by(.taken)" > "$OUT_DIR/ns-$2.json"
 		jq .r_ns_bps "$OUT_DIR/ns-$2.json" >> "$OUT_DIR/r_ns-$2.txt"
 		sleep 0.2
 	done
 	R_NS=$(sort -n "$OUT_DIR/r_ns-$2.txt" | sed -n 5p)
-	tb_log "$2: a1 $(jq -c '{swint, commits, u}' "$OUT_DIR/ns-$2.json"), R_NS" \
+	tb_log "$2: a1 $(jq -c '{taken, commits, u}' "$OUT_DIR/ns-$2.json"), R_NS" \
 		$(cat "$OUT_DIR/r_ns-$2.txt") "median $R_NS"
 }
 

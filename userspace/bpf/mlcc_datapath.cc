@@ -51,12 +51,20 @@ struct SkelDelete {
 };
 using Skel = std::unique_ptr<::mlcc, SkelDelete>;
 
-// Loaded and configured, not yet attached or pinned.
+// Loaded and configured, not yet attached or pinned; the senders' rate
+// records the machine's shared ones.
 Skel load(const MlccConf &c)
 {
-	Skel skel(mlcc::open_and_load());
+	Skel skel(mlcc::open());
 	if (!skel)
-		fail("loading bpf/mlcc.bpf.o", errno);
+		fail("opening bpf/mlcc.bpf.o", errno);
+	tc_make_dir<MlccError>("/sys/fs/bpf/uno");
+	if (int err = bpf_map__set_pin_path(skel->maps.mlcc_ns_flows, mlcc_ns_shared_pin().c_str()))
+		fail("pinning mlcc_ns_flows", err);
+	if (int err = mlcc::load(skel.get()))
+		fail("the kernel refused bpf/mlcc.bpf.o (a map pinned in /sys/fs/bpf/uno "
+		     "by an older build? remove mlcc_ns_flows there)",
+		     err);
 	const uint32_t zero = 0;
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.mlcc_cfg), &zero, &c.cfg, BPF_ANY))
 		fail("writing mlcc_cfg", errno);
@@ -142,6 +150,21 @@ void ns_put(const NsSkel &skel, const MlccNsConf &c)
 	}
 }
 
+// The senders' rate records, machine-wide.
+std::vector<MlccNsFlow> sender_flows()
+{
+	std::vector<MlccNsFlow> flows;
+	const int fd = bpf_obj_get(mlcc_ns_shared_pin().c_str());
+	if (fd < 0)
+		return flows;
+	bpf_map_for_each<mlcc_flow4, mlcc_ns_entry>(
+		fd, [&](const mlcc_flow4 &k, const mlcc_ns_entry &e) {
+			flows.push_back({ k, e.info });
+		});
+	close(fd);
+	return flows;
+}
+
 MlccNsStatus ns_status(uint32_t role, const std::string &dir)
 {
 	MlccNsStatus s;
@@ -166,13 +189,7 @@ MlccNsStatus ns_status(uint32_t role, const std::string &dir)
 		});
 		close(fd);
 	}
-	if ((fd = bpf_obj_get(mlcc_ns_shared_pin().c_str())) >= 0) {
-		bpf_map_for_each<mlcc_flow4, mlcc_ns_entry>(
-			fd, [&](const mlcc_flow4 &k, const mlcc_ns_entry &e) {
-				s.flows.push_back({ k, e.info });
-			});
-		close(fd);
-	}
+	s.flows = sender_flows();
 	return s;
 }
 
@@ -185,6 +202,8 @@ void mlcc_conf_check(const MlccConf &c)
 	if (!c.cfg.rtt_d_ns || c.cfg.rtt_d_ns > HPCC_T_MAX)
 		throw MlccError("rtt-d must be 1 ns to " + std::to_string(HPCC_T_MAX / 1000) +
 				" us");
+	if (const std::string err = mlcc_hpcc_error(c.cfg); !err.empty())
+		throw MlccError(err);
 	struct stat st;
 	if (stat(c.cgroup.c_str(), &st) || !S_ISDIR(st.st_mode))
 		throw MlccError("cgroup " + c.cgroup + ": no such directory");
@@ -197,6 +216,11 @@ const char *mlcc_stat_name(uint32_t stat)
 		[MLCC_STAT_OPT_NO_ROOM] = "opt_no_room",
 		[MLCC_STAT_RX_SEGS] = "rx_segs",
 		[MLCC_STAT_RX_FLOWS_FULL] = "rx_flows_full",
+		[MLCC_STAT_ECHO_WRITTEN] = "echo_written",
+		[MLCC_STAT_ECHO_NO_ROOM] = "echo_no_room",
+		[MLCC_STAT_ECHO_TAKEN] = "echo_taken",
+		[MLCC_STAT_ECHO_NO_FLOW] = "echo_no_flow",
+		[MLCC_STAT_ECHO_MALFORMED] = "echo_malformed",
 	};
 	return stat < __MLCC_STAT_MAX && names[stat] ? names[stat] : "?";
 }
@@ -266,6 +290,8 @@ MlccStatus mlcc_status()
 			});
 		close(fd);
 	}
+	if (s.cfg.hpcc_t_ns)
+		s.senders = sender_flows();
 	return s;
 }
 

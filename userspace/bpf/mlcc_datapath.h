@@ -34,7 +34,8 @@ struct MlccError : std::runtime_error {
 const char *mlcc_stat_name(uint32_t stat); // "opt_written"
 
 // Checks c: an MlccError says what is wrong (a prefix length above 32, an
-// rtt-d out of 1 ns..HPCC_T_MAX, a cgroup that is not a directory).
+// rtt-d out of 1 ns..HPCC_T_MAX, mlcc_hpcc_error(), a cgroup that is not a
+// directory).
 void mlcc_conf_check(const MlccConf &c);
 
 // Attaches the program to c.cgroup with c.cfg, then takes off the
@@ -50,12 +51,18 @@ struct MlccRxFlow {
 	mlcc_rx_info info;
 };
 
+struct MlccNsFlow {
+	mlcc_flow4 key;
+	mlcc_ns_info info;
+};
+
 struct MlccStatus {
 	bool attached = false;
 	uint64_t cgroup_id = 0;
 	mlcc_cfg cfg = {};
 	std::array<uint64_t, __MLCC_STAT_MAX> stats = {};
 	std::vector<MlccRxFlow> flows;
+	std::vector<MlccNsFlow> senders; // HPCC end to end: the rate records
 };
 
 MlccStatus mlcc_status();
@@ -80,11 +87,6 @@ void mlcc_ns_attach(const MlccNsConf &c);
 // Takes the role off every device of this namespace, and its pins.
 // Nothing to do is not an error.
 void mlcc_ns_detach(uint32_t role);
-
-struct MlccNsFlow {
-	mlcc_flow4 key;
-	mlcc_ns_info info;
-};
 
 struct MlccNsStatus {
 	uint32_t role;

@@ -627,7 +627,7 @@ TEST_F(MlccNsHost, FirstSwitchIntPrimesTheFlow)
 	const mlcc_ns_entry e = take_round(0);
 	const uint64_t t1 = mono_ns();
 	const mlcc_swint sw = swint_of(data_flow(), 0);
-	EXPECT_EQ(e.info.swint, 1u);
+	EXPECT_EQ(e.info.taken, 1u);
 	EXPECT_EQ(e.info.commits, 0u);
 	EXPECT_EQ(e.info.r_ns, kLineRate);
 	EXPECT_EQ(e.info.r_line, kLineRate);
@@ -658,7 +658,7 @@ TEST_F(MlccNsHost, SecondSwitchIntCommitsTheRate)
 	law.take(swint_of(data_flow(), 1), e.info.last_ns, true);
 	EXPECT_EQ(law.s.u, 26214u + 52428u);
 	EXPECT_EQ(law.s.r, kLineRate * HPCC_DEF_ETA / law.s.u + kLineRate / HPCC_DEF_AI_DIV);
-	EXPECT_EQ(e.info.swint, 2u);
+	EXPECT_EQ(e.info.taken, 2u);
 	EXPECT_EQ(e.info.commits, 1u);
 	EXPECT_EQ(e.info.u, law.s.u);
 	EXPECT_EQ(e.info.r_ns, law.s.r);
@@ -692,7 +692,7 @@ TEST_F(MlccNsHost, OneCommitARound)
 	expect_state(e1.ns, law.s);
 	const mlcc_ns_entry e2 = take_round(2);
 	law.take(swint_of(data_flow(), 2), e2.info.last_ns, false);
-	EXPECT_EQ(e2.info.swint, 3u);
+	EXPECT_EQ(e2.info.taken, 3u);
 	EXPECT_EQ(e2.info.commits, 1u);
 	EXPECT_EQ(e2.round_ns, e1.round_ns);
 	EXPECT_EQ(e2.info.u, law.s.u);
@@ -748,7 +748,7 @@ TEST_F(MlccNsHost, MalformedSwitchIntIsDropped)
 	EXPECT_EQ(counts(), plus(Counts(__MLCC_NS_STAT_MAX),
 				 { { MLCC_NS_STAT_SWINT_MALFORMED, frames.size() } }));
 	// the same, well formed, is taken
-	EXPECT_EQ(take_round(0).info.swint, 1u);
+	EXPECT_EQ(take_round(0).info.taken, 1u);
 }
 
 // A Switch-INT cut short at every length: to the stack while its IP or

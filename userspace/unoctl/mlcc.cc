@@ -66,7 +66,7 @@ json ns_flow_json(const uno::MlccNsFlow &f)
 		hops.push_back(hop_json(i.hop[j]));
 	return { { "src", addr_port(f.key.saddr, f.key.sport) },
 		 { "dst", addr_port(f.key.daddr, f.key.dport) },
-		 { "swint", i.swint },
+		 { "taken", i.taken },
 		 { "commits", i.commits },
 		 { "r_ns_bps", i.r_ns * 8 },
 		 { "r_line_bps", i.r_line * 8 },
@@ -171,21 +171,26 @@ std::string mlcc_parse(uno::MlccConf &c, const std::vector<std::string> &args)
 				return k + " " + v + ": expected A.B.C.D/LEN without host bits";
 			c.cfg.remote_addr = pf->addr;
 			c.cfg.remote_len = pf->prefixlen;
-		} else if (k == "rtt-d-us") {
-			uint32_t us = 0;
-			const auto r = std::from_chars(v.data(), v.data() + v.size(), us);
-			if (r.ec != std::errc() || r.ptr != v.data() + v.size() || !us ||
-			    us > HPCC_T_MAX / 1000)
+		} else if (k == "rtt-d-us" || k == "hpcc-rtt-us") {
+			const auto us = count_of(v, HPCC_T_MAX / 1000);
+			if (!us)
 				return k + " " + v + ": expected 1 to " +
 				       std::to_string(HPCC_T_MAX / 1000);
-			c.cfg.rtt_d_ns = us * 1000;
+			(k == "rtt-d-us" ? c.cfg.rtt_d_ns : c.cfg.hpcc_t_ns) =
+				static_cast<uint32_t>(*us * 1000);
+		} else if (k == "line-mbps") {
+			const auto n = count_of(v, HPCC_RATE_MAX / 125000);
+			if (!n)
+				return k + " " + v + ": expected 1 to " +
+				       std::to_string(HPCC_RATE_MAX / 125000);
+			c.cfg.line_rate = *n * 125000;
 		} else {
-			return k + ": not a setting (cgroup, remote, rtt-d-us)";
+			return k + ": not a setting (cgroup, remote, rtt-d-us, hpcc-rtt-us, line-mbps)";
 		}
 	}
 	if (c.cgroup.empty())
 		return "cgroup PATH is required";
-	return "";
+	return uno::mlcc_hpcc_error(c.cfg);
 }
 
 json mlcc_json(const uno::MlccStatus &s, const std::vector<uno::MlccNsStatus> &ns)
@@ -198,13 +203,22 @@ json mlcc_json(const uno::MlccStatus &s, const std::vector<uno::MlccNsStatus> &n
 	for (const auto &r : ns)
 		roles.push_back(ns_json(r));
 	const rfx_prefix4 remote = { s.cfg.remote_len, s.cfg.remote_addr };
-	return { { "attached", s.attached },
-		 { "cgroup_id", s.cgroup_id },
-		 { "remote", uno::prefix4_text(remote) },
-		 { "rtt_d_us", s.cfg.rtt_d_ns / 1000 },
-		 { "counters", counters },
-		 { "flows", flows },
-		 { "near_source", roles } };
+	json j = { { "attached", s.attached },
+		   { "cgroup_id", s.cgroup_id },
+		   { "remote", uno::prefix4_text(remote) },
+		   { "rtt_d_us", s.cfg.rtt_d_ns / 1000 },
+		   { "counters", counters },
+		   { "flows", flows },
+		   { "near_source", roles } };
+	if (s.cfg.hpcc_t_ns) {
+		json senders = json::array();
+		for (const auto &f : s.senders)
+			senders.push_back(ns_flow_json(f));
+		j["hpcc"] = { { "rtt_us", s.cfg.hpcc_t_ns / 1000 },
+			      { "line_bps", s.cfg.line_rate * 8 },
+			      { "flows", senders } };
+	}
+	return j;
 }
 
 std::string mlcc_text(const uno::MlccStatus &s, const std::vector<uno::MlccNsStatus> &ns)
@@ -215,7 +229,11 @@ std::string mlcc_text(const uno::MlccStatus &s, const std::vector<uno::MlccNsSta
 		out << "mlcc: not attached\n";
 	} else {
 		out << "mlcc cgroup " << s.cgroup_id << " remote "
-		    << j["remote"].get<std::string>() << " rtt-d-us " << j["rtt_d_us"] << "\n";
+		    << j["remote"].get<std::string>() << " rtt-d-us " << j["rtt_d_us"];
+		if (j.contains("hpcc"))
+			out << " hpcc-rtt-us " << j["hpcc"]["rtt_us"] << " line-mbps "
+			    << j["hpcc"]["line_bps"].get<uint64_t>() / 1000000;
+		out << "\n";
 		for (const auto &[name, v] : j["counters"].items())
 			out << "  " << name << " " << v << "\n";
 	}
@@ -223,6 +241,10 @@ std::string mlcc_text(const uno::MlccStatus &s, const std::vector<uno::MlccNsSta
 		out << "  flow " << f["src"].get<std::string>() << " > "
 		    << f["dst"].get<std::string>() << " segs " << f["segs"] << " opts "
 		    << f["opts"] << " nhop " << f["nhop"].dump() << " u " << f["u"] << "\n";
+	for (const auto &f : j.contains("hpcc") ? j["hpcc"]["flows"] : json::array())
+		out << "  hpcc " << f["src"].get<std::string>() << " > "
+		    << f["dst"].get<std::string>() << " taken " << f["taken"] << " r_bps "
+		    << f["r_ns_bps"] << " u " << f["u"] << "\n";
 	for (const auto &r : j["near_source"]) {
 		out << "mlcc " << r["role"].get<std::string>() << "\n";
 		for (const auto &[name, v] : r["counters"].items())
@@ -230,7 +252,7 @@ std::string mlcc_text(const uno::MlccStatus &s, const std::vector<uno::MlccNsSta
 				out << "  " << name << " " << v << "\n";
 		for (const auto &f : r.value("flows", json::array()))
 			out << "  flow " << f["src"].get<std::string>() << " > "
-			    << f["dst"].get<std::string>() << " swint " << f["swint"] << " r_ns_bps "
+			    << f["dst"].get<std::string>() << " taken " << f["taken"] << " r_ns_bps "
 			    << f["r_ns_bps"] << " u " << f["u"] << "\n";
 	}
 	return out.str();

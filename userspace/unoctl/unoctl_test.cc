@@ -312,6 +312,13 @@ TEST(MlccParse, DefaultsAndEverySetting)
 	EXPECT_EQ(c.cfg.remote_addr, htonl(0x0ac80000));
 	EXPECT_EQ(c.cfg.remote_len, 16U);
 	EXPECT_EQ(c.cfg.rtt_d_ns, 240000U);
+	EXPECT_EQ(c.cfg.hpcc_t_ns, 0U);
+	EXPECT_EQ(c.cfg.line_rate, 0U);
+	EXPECT_EQ(unoctl::mlcc_parse(c, { "cgroup", "/cg", "hpcc-rtt-us", "600", "line-mbps",
+					  "100" }),
+		  "");
+	EXPECT_EQ(c.cfg.hpcc_t_ns, 600000U);
+	EXPECT_EQ(c.cfg.line_rate, 12500000U);
 }
 
 TEST(MlccParse, WhatIsWrong)
@@ -320,12 +327,21 @@ TEST(MlccParse, WhatIsWrong)
 		{ { "cgroup" }, "expected KEY VALUE pairs" },
 		{ { "remote", "10.0.0.0/8" }, "cgroup PATH is required" },
 		{ { "cgroup", "/a", "cgroup", "/b" }, "cgroup: set twice" },
-		{ { "cgroup", "/a", "dev", "eth0" }, "dev: not a setting (cgroup, remote, rtt-d-us)" },
+		{ { "cgroup", "/a", "dev", "eth0" },
+		  "dev: not a setting (cgroup, remote, rtt-d-us, hpcc-rtt-us, line-mbps)" },
 		{ { "cgroup", "/a", "remote", "10.0.0.1/8" },
 		  "remote 10.0.0.1/8: expected A.B.C.D/LEN without host bits" },
 		{ { "cgroup", "/a", "rtt-d-us", "0" }, "rtt-d-us 0: expected 1 to 134217" },
 		{ { "cgroup", "/a", "rtt-d-us", "134218" }, "rtt-d-us 134218: expected 1 to 134217" },
 		{ { "cgroup", "/a", "rtt-d-us", "5ms" }, "rtt-d-us 5ms: expected 1 to 134217" },
+		{ { "cgroup", "/a", "hpcc-rtt-us", "600" },
+		  "hpcc: hpcc-rtt-us and line-mbps go together" },
+		{ { "cgroup", "/a", "line-mbps", "100" },
+		  "hpcc: hpcc-rtt-us and line-mbps go together" },
+		{ { "cgroup", "/a", "hpcc-rtt-us", "134218", "line-mbps", "1" },
+		  "hpcc-rtt-us 134218: expected 1 to 134217" },
+		{ { "cgroup", "/a", "hpcc-rtt-us", "1", "line-mbps", "549756" },
+		  "line-mbps 549756: expected 1 to 549755" },
 	};
 	for (const auto &[args, err] : bad) {
 		uno::MlccConf c;
@@ -358,18 +374,49 @@ uno::MlccStatus mlcc_status()
 TEST(MlccJson, EveryField)
 {
 	EXPECT_EQ(unoctl::mlcc_json(mlcc_status(), {}).dump(),
-		  R"({"attached":true,"cgroup_id":1,"counters":{"opt_no_room":0,"opt_written":9,)"
+		  R"({"attached":true,"cgroup_id":1,"counters":{"echo_malformed":0,"echo_no_flow":0,)"
+		  R"("echo_no_room":0,"echo_taken":0,"echo_written":0,"opt_no_room":0,"opt_written":9,)"
 		  R"("rx_flows_full":0,"rx_segs":8},"flows":[{"dst":"10.200.1.1:5201",)"
 		  R"("hops":[{"qlen":64000,"rate_bps":50000000,"ts":1000000,"tx":1000000}],)"
 		  R"("nhop":[0,0,7,0],"opts":7,"overflow":0,"segs":8,"src":"10.100.1.1:40000",)"
 		  R"("u":1.5}],"near_source":[],"remote":"10.200.0.0/16","rtt_d_us":10000})");
 }
 
+// HPCC end to end: its settings, and the senders' rate records.
+TEST(MlccJson, Hpcc)
+{
+	uno::MlccStatus s = mlcc_status();
+	s.flows.clear();
+	s.cfg.hpcc_t_ns = 600000;
+	s.cfg.line_rate = 12500000;
+	uno::MlccNsFlow f = {};
+	f.key = { htonl(0x0a640101), htonl(0x0a640201), htons(40000), htons(5201) };
+	f.info.taken = 4;
+	f.info.r_ns = 6250000;
+	f.info.r_line = 12500000;
+	f.info.u = 65536;
+	s.senders.push_back(f);
+	const json j = unoctl::mlcc_json(s, {});
+	EXPECT_EQ(j["hpcc"].dump(),
+		  R"({"flows":[{"commits":0,"dst":"10.100.2.1:5201","hops":[],"r_line_bps":100000000,)"
+		  R"("r_ns_bps":50000000,"src":"10.100.1.1:40000","taken":4,"u":1.0}],)"
+		  R"("line_bps":100000000,"rtt_us":600})");
+	EXPECT_EQ(unoctl::mlcc_text(s, {}),
+		  "mlcc cgroup 1 remote 10.200.0.0/16 rtt-d-us 10000 hpcc-rtt-us 600 line-mbps 100\n"
+		  "  echo_malformed 0\n  echo_no_flow 0\n  echo_no_room 0\n  echo_taken 0\n"
+		  "  echo_written 0\n  opt_no_room 0\n  opt_written 9\n  rx_flows_full 0\n"
+		  "  rx_segs 8\n"
+		  "  hpcc 10.100.1.1:40000 > 10.100.2.1:5201 taken 4 r_bps 50000000 u 1.0\n");
+	EXPECT_FALSE(unoctl::mlcc_json(mlcc_status(), {}).contains("hpcc"));
+}
+
 TEST(MlccText, Lines)
 {
 	EXPECT_EQ(unoctl::mlcc_text(mlcc_status(), {}),
 		  "mlcc cgroup 1 remote 10.200.0.0/16 rtt-d-us 10000\n"
-		  "  opt_no_room 0\n  opt_written 9\n  rx_flows_full 0\n  rx_segs 8\n"
+		  "  echo_malformed 0\n  echo_no_flow 0\n  echo_no_room 0\n  echo_taken 0\n"
+		  "  echo_written 0\n  opt_no_room 0\n  opt_written 9\n  rx_flows_full 0\n"
+		  "  rx_segs 8\n"
 		  "  flow 10.100.1.1:40000 > 10.200.1.1:5201 segs 8 opts 7 nhop [0,0,7,0] u 1.5\n");
 	EXPECT_EQ(unoctl::mlcc_text({}, {}), "mlcc: not attached\n");
 }
@@ -443,7 +490,7 @@ std::vector<uno::MlccNsStatus> mlcc_ns_status()
 	h.stats[MLCC_NS_STAT_SWINT_TAKEN] = 4;
 	uno::MlccNsFlow f = {};
 	f.key = { htonl(0x0a640101), htonl(0x0ac80101), htons(40000), htons(5201) };
-	f.info.swint = 4;
+	f.info.taken = 4;
 	f.info.commits = 2;
 	f.info.r_ns = 6250000;
 	f.info.r_line = 12500000;
@@ -466,13 +513,13 @@ TEST(MlccJson, NearSourceRoles)
 		  R"("swint_taken":4},"dcis":["10.10.0.254"],"flows":[{"commits":2,)"
 		  R"("dst":"10.200.1.1:5201","hops":[{"qlen":64000,"rate_bps":50000000,)"
 		  R"("ts":1000000,"tx":1000000}],"r_line_bps":100000000,"r_ns_bps":50000000,)"
-		  R"("src":"10.100.1.1:40000","swint":4,"u":1.0}],"line_bps":100000000,)"
+		  R"("src":"10.100.1.1:40000","taken":4,"u":1.0}],"line_bps":100000000,)"
 		  R"("role":"sender","rtt_ns_us":1000}])");
 	EXPECT_EQ(unoctl::mlcc_text({}, mlcc_ns_status()),
 		  "mlcc: not attached\n"
 		  "mlcc dci\n  dci_data 5\n  swint_built 5\n"
 		  "mlcc sender\n  swint_taken 4\n"
-		  "  flow 10.100.1.1:40000 > 10.200.1.1:5201 swint 4 r_ns_bps 50000000 u 1.0\n");
+		  "  flow 10.100.1.1:40000 > 10.200.1.1:5201 taken 4 r_ns_bps 50000000 u 1.0\n");
 }
 
 using MlccAttach = RcShow; // the command, in a scratch directory
