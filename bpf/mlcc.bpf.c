@@ -18,12 +18,14 @@
  * and a connection that reuses a flow's addresses and ports starts it
  * over.
  *
- * With HPCC end to end (mlcc_cfg.hpcc_t_ns; spec 3.6, 7.16, the intra-DC
- * flows' CC and issue 16's HPCC baseline), a receiver echoes its flow's
- * last records in each pure ACK (ACK_E), and a sender takes each echo
- * into its flow's rate record (mlcc_ns_flows.h, made by bpf_mlcc), which
- * bpf_mlcc paces at: HPCC's law with T = hpcc_t_ns, a round one T of the
- * host's clock, as in the near-source loop. PARSE_HDR_OPT_CB runs after
+ * With HPCC end to end (mlcc_cfg.hpcc_line_rate; spec 3.6, 7.16, the
+ * intra-DC flows' CC and issue 16's HPCC baseline), a receiver echoes its
+ * flow's last records in each pure ACK (ACK_E), and a sender takes each
+ * echo into its flow's rate record (mlcc_ns_flows.h, made by bpf_mlcc),
+ * which bpf_mlcc paces at: HPCC's law with T the flow's base RTT (TCP's
+ * min RTT, which bpf_mlcc keeps in the record: HPCC's ns-3 gives each
+ * pair its own base RTT, and a cross-DC flow's is not an intra-DC one's),
+ * a round one T of the host's clock, as in the near-source loop. PARSE_HDR_OPT_CB runs after
  * TCP has validated the segment's sequence, so an echo is one of the
  * connection's own ACKs; its records are then input like any switch's,
  * which the law takes modulo their wraps.
@@ -321,6 +323,7 @@ static __always_inline void mlcc_take_echo(struct bpf_sock_ops *skops,
 	struct mlcc_ns_entry *e;
 	struct mlcc_flow4 key;
 	struct hpcc_params hp;
+	u64 t_ns;
 	u32 j;
 
 	if (bpf_load_hdr_opt(skops, buf, sizeof(buf), 0) != MLCC_OPT_ACK_E_LEN ||
@@ -339,10 +342,17 @@ static __always_inline void mlcc_take_echo(struct bpf_sock_ops *skops,
 		mlcc_count(MLCC_STAT_ECHO_NO_FLOW);
 		return;
 	}
+	t_ns = (u64)e->info.base_rtt_us * 1000;	/* racy: a u32 */
+	if (!t_ns) {
+		mlcc_count(MLCC_STAT_ECHO_NO_RTT);
+		return;
+	}
+	if (t_ns > HPCC_T_MAX)
+		t_ns = HPCC_T_MAX;
 	for (j = 0; j < MLCC_DATA_HOPS; j++)
 		wire[j] = bpf_be64_to_cpu(o->hop[j]);
-	hpcc_params_default(&hp, c->line_rate);
-	mlcc_ns_take(e, wire, o->nhop, &hp, c->hpcc_t_ns, bpf_ktime_get_ns());
+	hpcc_params_default(&hp, c->hpcc_line_rate);
+	mlcc_ns_take(e, wire, o->nhop, &hp, t_ns, bpf_ktime_get_ns());
 	mlcc_count(MLCC_STAT_ECHO_TAKEN);
 }
 
@@ -367,7 +377,7 @@ static __always_inline void mlcc_parse_any(struct bpf_sock_ops *skops,
 		return;
 	if (skops->skb_len > th->doff * 4U)
 		mlcc_parse(skops, c);
-	else if (c->hpcc_t_ns)
+	else if (c->hpcc_line_rate)
 		mlcc_take_echo(skops, c);
 }
 
@@ -383,18 +393,18 @@ int mlcc_sockops(struct bpf_sock_ops *skops)
 		if (!mlcc_to_remote(c, skops->remote_ip4))
 			break;
 		mlcc_set_cb(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG |
-			    (c->hpcc_t_ns ? BPF_SOCK_OPS_PARSE_ALL_HDR_OPT_CB_FLAG : 0));
+			    (c->hpcc_line_rate ? BPF_SOCK_OPS_PARSE_ALL_HDR_OPT_CB_FLAG : 0));
 		break;
 	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB:
 		mlcc_set_cb(skops, BPF_SOCK_OPS_PARSE_ALL_HDR_OPT_CB_FLAG |
-			    (c->hpcc_t_ns ? BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG : 0));
+			    (c->hpcc_line_rate ? BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG : 0));
 		mlcc_forget(skops);
 		break;
 	case BPF_SOCK_OPS_HDR_OPT_LEN_CB:
 		/* a data segment, or the MSS's question (no segment) */
 		if (skops->skb_len || !skops->skb_tcp_flags)
 			bpf_reserve_hdr_opt(skops, MLCC_OPT_DATA_LEN, 0);
-		else if (c->hpcc_t_ns && mlcc_pure_ack(skops))
+		else if (c->hpcc_line_rate && mlcc_pure_ack(skops))
 			mlcc_echo_len(skops);
 		break;
 	case BPF_SOCK_OPS_WRITE_HDR_OPT_CB:

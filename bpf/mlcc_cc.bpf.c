@@ -12,7 +12,8 @@
  * with R_DQM_bar unbounded (the credit loop that advertises it is not
  * built), and holds the window at max(4 MSS, 1.5 R_line RTT_base) (3.6:
  * pacing enforces the rate, the window is only a cap). Each socket makes
- * its flow's record at init and removes it at release. Until its first
+ * its flow's record at init and removes it at release, and keeps TCP's
+ * min RTT there, the T of HPCC's law on the receiver's echoes. Until its first
  * feedback (none in its first round trip; none ever where neither loop
  * runs) the record holds no rate: the flow runs TCP's slow start and
  * Reno at TCP's pacing rate. No multiplicative
@@ -76,11 +77,21 @@ static __always_inline void bpf_mlcc_cwnd(struct sock *sk, u64 r_line)
 	tp->snd_cwnd = segs < clamp ? (u32)segs : clamp;
 }
 
+/* TCP's min RTT into the record: T of the echoes' law (mlcc.bpf.c). */
+static __always_inline void bpf_mlcc_note_rtt(struct sock *sk, struct mlcc_ns_entry *e)
+{
+	u32 rtt_us = tcp_min_rtt(tcp_sk(sk));
+
+	if (rtt_us != ~0U && rtt_us != e->info.base_rtt_us)
+		e->info.base_rtt_us = rtt_us ? rtt_us : 1;
+}
+
 SEC("struct_ops/bpf_mlcc_init")
 void BPF_PROG(bpf_mlcc_init, struct sock *sk)
 {
 	static const struct mlcc_ns_entry fresh;
 	struct bpf_mlcc *ca = inet_csk_ca(sk);
+	struct mlcc_ns_entry *e;
 	struct mlcc_flow4 key;
 
 	ca->key.saddr = sk->__sk_common.skc_rcv_saddr;
@@ -89,6 +100,9 @@ void BPF_PROG(bpf_mlcc_init, struct sock *sk)
 	ca->key.dport = sk->__sk_common.skc_dport;
 	key = ca->key;
 	bpf_map_update_elem(&mlcc_ns_flows, &key, &fresh, BPF_NOEXIST);
+	e = bpf_mlcc_entry(ca);
+	if (e)
+		bpf_mlcc_note_rtt(sk, e);
 	if (sk->sk_pacing_status == SK_PACING_NONE)
 		sk->sk_pacing_status = SK_PACING_NEEDED;
 }
@@ -97,8 +111,10 @@ void BPF_PROG(bpf_mlcc_init, struct sock *sk)
 SEC("struct_ops/bpf_mlcc_cong_avoid")
 void BPF_PROG(bpf_mlcc_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
-	const struct mlcc_ns_entry *e = bpf_mlcc_entry(inet_csk_ca(sk));
+	struct mlcc_ns_entry *e = bpf_mlcc_entry(inet_csk_ca(sk));
 
+	if (e)
+		bpf_mlcc_note_rtt(sk, e);
 	if (e && e->info.r_line)
 		bpf_mlcc_cwnd(sk, e->info.r_line);
 	else

@@ -53,7 +53,7 @@ struct mlcc_opt_data {
 
 /*
  * The INT echo (ACK_E), in each pure ACK of a receiver when HPCC runs end
- * to end (mlcc_cfg.hpcc_t_ns): the records of the last data option the
+ * to end (mlcc_cfg.hpcc_line_rate): the records of the last data option the
  * receiver took, for the sender's law (spec 3.6, 7.16: intra-DC flows'
  * CC, and the HPCC baseline). An ACK whose SACK blocks leave no room for
  * it goes without; the next carries the records again.
@@ -77,17 +77,18 @@ struct mlcc_opt_ack_e {
  * sockets read the option of each data segment they receive and run
  * R_credit's law on its records (kernel/core/hpcc_core.h, T = rtt_d_ns).
  *
- * With hpcc_t_ns set, HPCC runs end to end on the same INT: accepted
+ * With hpcc_line_rate set, HPCC runs end to end on the same INT: accepted
  * sockets echo their flow's last records in each pure ACK (ACK_E), and
- * the senders take each echo into their flow's law (T = hpcc_t_ns, the
- * flow's base RTT; R_line = line_rate), whose rate bpf_mlcc paces at.
+ * the senders take each echo into their flow's law (R_line =
+ * hpcc_line_rate, T the flow's base RTT, which bpf_mlcc keeps in its
+ * record), whose rate bpf_mlcc paces at.
  */
 struct mlcc_cfg {
 	__be32	remote_addr;	/* the senders' remote prefix; len 0: all */
 	__u32	remote_len;
 	__u32	rtt_d_ns;	/* the receiver's loop, T of its law */
-	__u32	hpcc_t_ns;	/* HPCC end to end: T; 0: no INT echo */
-	__u64	line_rate;	/* ... its R_line, bytes/s */
+	__u32	pad;
+	__u64	hpcc_line_rate;	/* HPCC end to end: R_line, bytes/s; 0: off */
 };
 
 /* A received flow, in the data's direction, network order. */
@@ -119,6 +120,7 @@ enum mlcc_stat {
 	MLCC_STAT_ECHO_NO_ROOM,	/* ... with no room left for one */
 	MLCC_STAT_ECHO_TAKEN,	/* sender: ACK_E into its flow's law */
 	MLCC_STAT_ECHO_NO_FLOW,	/* ... of a socket without a record: ignored */
+	MLCC_STAT_ECHO_NO_RTT,	/* ... before bpf_mlcc knew its base RTT: ignored */
 	MLCC_STAT_ECHO_MALFORMED, /* ... with no record or too many: ignored */
 	__MLCC_STAT_MAX,
 };
@@ -182,6 +184,8 @@ struct mlcc_ns_info {
 	__u64	hop[MLCC_SWINT_HOPS];	/* its records, wire form */
 	__u32	u;			/* HPCC's U, Q16.16 */
 	__u32	nhop;
+	__u32	base_rtt_us;		/* TCP's min RTT (bpf_mlcc): T of the echo's law */
+	__u32	pad;
 };
 
 /* The near-source roles' counters, per CPU, in mlcc_ns_stats. */

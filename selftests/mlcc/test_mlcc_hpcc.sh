@@ -11,7 +11,8 @@
 # it sends to h1 by 4 ms (netem): a base RTT of about 4.5 ms, seven
 # 4000-byte packets at the port's rate, an intra-DC round trip dilated
 # as test_mlcc_ns.sh's near-source one is. unod attaches the sockops
-# program ([mlcc] with hpcc-rtt-us, the measured RTT, and line-mbps 100).
+# program ([mlcc] with hpcc-line-mbps 100); HPCC's T is the flow's base
+# RTT, which bpf_mlcc keeps in the flow's record.
 # h1 sends with TCP timestamps off and computes its TCP checksums in
 # software (tx off), so that rcv verifies the port's rewrites.
 #
@@ -50,11 +51,11 @@ rtt_us=$(tb_calc "int($1 * 1000 + 0.5)")
 tb_log "base RTT (h1-rcv, idle) $rtt_us us"
 
 # The one config plane: unod --once, [mlcc] with HPCC's settings.
-printf '[mlcc]\ncgroup = "/sys/fs/cgroup"\nhpcc-rtt-us = %s\nline-mbps = %s\n' \
-	"$rtt_us" "$LINE" > "$TB_RUN/unod.toml"
+printf '[mlcc]\ncgroup = "/sys/fs/cgroup"\nhpcc-line-mbps = %s\n' "$LINE" \
+	> "$TB_RUN/unod.toml"
 "$UNOD" --once -c "$TB_RUN/unod.toml" 2>> "$OUT_DIR/unod.log" ||
 	tb_die "unod --once: $(cat "$OUT_DIR/unod.log")"
-tb_check hpcc_rtt_us "$($UNOCTL -j mlcc show | jq .hpcc.rtt_us)" == "$rtt_us"
+tb_check hpcc_line "$($UNOCTL -j mlcc show | jq .hpcc.line_bps)" == $((LINE * 1000000))
 $UNOCTL cc bpf register mlcc || tb_die "unoctl cc bpf register mlcc"
 
 # TCP checksum errors at rcv, which the port's rewrites must leave at 0.
@@ -78,7 +79,7 @@ rate() {
 		sleep 0.2
 	done
 	RATE_BPS=$(sort -n "$OUT_DIR/rate-$2.txt" | sed -n 5p)
-	tb_log "$2: h1 $(jq -c '{taken, commits, u, hops}' "$OUT_DIR/hpcc-$2.json"), rate" \
+	tb_log "$2: h1 $(jq -c '{taken, commits, u, base_rtt_us, hops}' "$OUT_DIR/hpcc-$2.json"), rate" \
 		$(cat "$OUT_DIR/rate-$2.txt") "median $RATE_BPS"
 }
 
@@ -117,6 +118,11 @@ run bpf_mlcc
 tb_check bpf_mlcc:echoes_taken "$TAKEN" ">=" "$(tb_calc "$WRITTEN * 0.9")"
 tb_check bpf_mlcc:flow_took "$(jq .taken "$OUT_DIR/hpcc-bpf_mlcc.json")" ">" 1000
 tb_check bpf_mlcc:commits "$(jq .commits "$OUT_DIR/hpcc-bpf_mlcc.json")" ">" 100
+# T: TCP's min RTT, the idle RTT give or take the VM's jitter
+tb_check bpf_mlcc:base_rtt_us "$(jq .base_rtt_us "$OUT_DIR/hpcc-bpf_mlcc.json")" "<=" \
+	"$(tb_calc "$rtt_us * 1.1")"
+tb_check bpf_mlcc:base_rtt_us_low "$(jq .base_rtt_us "$OUT_DIR/hpcc-bpf_mlcc.json")" ">=" \
+	"$(tb_calc "$rtt_us * 0.8")"
 tb_check bpf_mlcc:echoed_port "$(jq '.hops[0].rate_bps' "$OUT_DIR/hpcc-bpf_mlcc.json")" \
 	== $((RATE * 1000000))
 $UNOCTL cc bpf unregister mlcc || tb_die "unoctl cc bpf unregister mlcc"

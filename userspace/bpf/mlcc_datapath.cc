@@ -202,8 +202,8 @@ void mlcc_conf_check(const MlccConf &c)
 	if (!c.cfg.rtt_d_ns || c.cfg.rtt_d_ns > HPCC_T_MAX)
 		throw MlccError("rtt-d must be 1 ns to " + std::to_string(HPCC_T_MAX / 1000) +
 				" us");
-	if (const std::string err = mlcc_hpcc_error(c.cfg); !err.empty())
-		throw MlccError(err);
+	if (c.cfg.hpcc_line_rate > HPCC_RATE_MAX)
+		throw MlccError("hpcc-line-mbps above " + std::to_string(HPCC_RATE_MAX / 125000));
 	struct stat st;
 	if (stat(c.cgroup.c_str(), &st) || !S_ISDIR(st.st_mode))
 		throw MlccError("cgroup " + c.cgroup + ": no such directory");
@@ -220,6 +220,7 @@ const char *mlcc_stat_name(uint32_t stat)
 		[MLCC_STAT_ECHO_NO_ROOM] = "echo_no_room",
 		[MLCC_STAT_ECHO_TAKEN] = "echo_taken",
 		[MLCC_STAT_ECHO_NO_FLOW] = "echo_no_flow",
+		[MLCC_STAT_ECHO_NO_RTT] = "echo_no_rtt",
 		[MLCC_STAT_ECHO_MALFORMED] = "echo_malformed",
 	};
 	return stat < __MLCC_STAT_MAX && names[stat] ? names[stat] : "?";
@@ -290,7 +291,7 @@ MlccStatus mlcc_status()
 			});
 		close(fd);
 	}
-	if (s.cfg.hpcc_t_ns)
+	if (s.cfg.hpcc_line_rate)
 		s.senders = sender_flows();
 	return s;
 }

@@ -34,8 +34,8 @@ struct MlccError : std::runtime_error {
 const char *mlcc_stat_name(uint32_t stat); // "opt_written"
 
 // Checks c: an MlccError says what is wrong (a prefix length above 32, an
-// rtt-d out of 1 ns..HPCC_T_MAX, mlcc_hpcc_error(), a cgroup that is not a
-// directory).
+// rtt-d out of 1 ns..HPCC_T_MAX, an HPCC line rate above HPCC_RATE_MAX, a
+// cgroup that is not a directory).
 void mlcc_conf_check(const MlccConf &c);
 
 // Attaches the program to c.cgroup with c.cfg, then takes off the

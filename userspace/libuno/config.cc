@@ -824,8 +824,8 @@ std::optional<MlccNsConf> Parser::mlcc_ns_role(uint32_t role, const toml::table 
 	return role_checked(r, before, t, sect, mlcc_ns_conf_error(r));
 }
 
-// [mlcc]: the cgroup's program (cgroup, remote, rtt-d-us, and HPCC's
-// hpcc-rtt-us and line-mbps), and the
+// [mlcc]: the cgroup's program (cgroup, remote, rtt-d-us, and HPCC end to
+// end's hpcc-line-mbps), and the
 // near-source roles of this namespace in [mlcc.dci] and [mlcc.sender]; a
 // table with only roles attaches no cgroup program.
 void Parser::mlcc_section(const toml::table &t, Config &c)
@@ -861,34 +861,28 @@ void Parser::mlcc_section(const toml::table &t, Config &c)
 				m.cfg.remote_addr = pf->addr;
 				m.cfg.remote_len = pf->prefixlen;
 			}
-		} else if (k == "rtt-d-us" || k == "hpcc-rtt-us") {
+		} else if (k == "rtt-d-us") {
 			auto i = node.as_integer();
 			if (!i || i->get() < 1 || i->get() > int64_t(HPCC_T_MAX / 1000))
 				bad("expected an integer, 1.." + std::to_string(HPCC_T_MAX / 1000));
 			else
-				(k == "rtt-d-us" ? m.cfg.rtt_d_ns : m.cfg.hpcc_t_ns) =
-					static_cast<uint32_t>(i->get()) * 1000;
-		} else if (k == "line-mbps") {
+				m.cfg.rtt_d_ns = static_cast<uint32_t>(i->get()) * 1000;
+		} else if (k == "hpcc-line-mbps") {
 			auto i = node.as_integer();
 			if (!i || i->get() < 1 || i->get() > int64_t(HPCC_RATE_MAX / 125000))
 				bad("expected an integer, 1.." + std::to_string(HPCC_RATE_MAX / 125000));
 			else
-				m.cfg.line_rate = static_cast<uint64_t>(i->get()) * 125000;
+				m.cfg.hpcc_line_rate = static_cast<uint64_t>(i->get()) * 125000;
 		} else {
 			bad("unknown option");
 		}
 	}
 	const bool program = t.contains("cgroup") || t.contains("remote") ||
-			     t.contains("rtt-d-us") || t.contains("hpcc-rtt-us") ||
-			     t.contains("line-mbps");
+			     t.contains("rtt-d-us") || t.contains("hpcc-line-mbps");
 	if (!t.contains("cgroup") && (program || !roles))
 		error(t, "[mlcc]: 'cgroup' is required");
-	if (errors.size() == before && program) {
-		if (const std::string err = mlcc_hpcc_error(m.cfg); !err.empty())
-			error(t, "[mlcc]: " + err);
-		else
-			c.mlcc = m;
-	}
+	if (errors.size() == before && program)
+		c.mlcc = m;
 }
 
 void Parser::reflex_section(const toml::table &t, Config &c)

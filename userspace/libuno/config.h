@@ -78,27 +78,20 @@ std::string prefix4_text(const rfx_prefix4 &p);
 
 // [mlcc], or unoctl mlcc attach: MLCC's sockops program (bpf/mlcc.bpf.c)
 // on a cgroup v2 directory, for the whole machine; rtt-d 100 us and every
-// remote address unless set, HPCC end to end (hpcc-rtt-us and line-mbps)
-// only if set.
+// remote address unless set, HPCC end to end (hpcc-line-mbps) only if set.
 struct MlccConf {
 	std::string cgroup;
-	mlcc_cfg cfg = { .remote_addr = 0,
-			 .remote_len = 0,
-			 .rtt_d_ns = 100000,
-			 .hpcc_t_ns = 0,
-			 .line_rate = 0 };
+	mlcc_cfg cfg = {
+		.remote_addr = 0, .remote_len = 0, .rtt_d_ns = 100000, .pad = 0, .hpcc_line_rate = 0
+	};
 
 	bool operator==(const MlccConf &o) const
 	{
 		return cgroup == o.cgroup && cfg.remote_addr == o.cfg.remote_addr &&
 		       cfg.remote_len == o.cfg.remote_len && cfg.rtt_d_ns == o.cfg.rtt_d_ns &&
-		       cfg.hpcc_t_ns == o.cfg.hpcc_t_ns && cfg.line_rate == o.cfg.line_rate;
+		       cfg.hpcc_line_rate == o.cfg.hpcc_line_rate;
 	}
 };
-
-// What is wrong with HPCC's settings in c ("" if nothing): both set or
-// neither, T 1 us..HPCC_T_MAX, the line rate 1 Mbit/s..HPCC_RATE_MAX.
-std::string mlcc_hpcc_error(const mlcc_cfg &c);
 
 // A role of MLCC's near-source loop (bpf/mlcc_ns.bpf.c) in this
 // namespace: [mlcc.dci], [mlcc.sender], or unoctl mlcc dci|sender.

@@ -243,14 +243,10 @@ const BadFile kBadFiles[] = {
 	{ "mlcc rtt 0", "[mlcc]\ncgroup = \"/c\"\nrtt-d-us = 0\n", 3, "mlcc.rtt-d-us: expected an integer, 1..134217" },
 	{ "mlcc rtt too long", "[mlcc]\ncgroup = \"/c\"\nrtt-d-us = 134218\n", 3, "mlcc.rtt-d-us" },
 	{ "mlcc key", "[mlcc]\ncgroup = \"/c\"\ndev = \"eth0\"\n", 3, "mlcc.dev: unknown option" },
-	{ "mlcc hpcc alone", "[mlcc]\ncgroup = \"/c\"\nhpcc-rtt-us = 600\n", 1,
-	  "[mlcc]: hpcc: hpcc-rtt-us and line-mbps go together" },
-	{ "mlcc line alone", "[mlcc]\ncgroup = \"/c\"\nline-mbps = 100\n", 1,
-	  "[mlcc]: hpcc: hpcc-rtt-us and line-mbps go together" },
-	{ "mlcc hpcc rtt", "[mlcc]\ncgroup = \"/c\"\nhpcc-rtt-us = 0\nline-mbps = 1\n", 3,
-	  "mlcc.hpcc-rtt-us: expected an integer, 1..134217" },
-	{ "mlcc hpcc rate", "[mlcc]\ncgroup = \"/c\"\nhpcc-rtt-us = 1\nline-mbps = 549756\n", 4,
-	  "mlcc.line-mbps: expected an integer, 1..549755" },
+	{ "mlcc hpcc rate 0", "[mlcc]\ncgroup = \"/c\"\nhpcc-line-mbps = 0\n", 3,
+	  "mlcc.hpcc-line-mbps: expected an integer, 1..549755" },
+	{ "mlcc hpcc rate", "[mlcc]\ncgroup = \"/c\"\nhpcc-line-mbps = 549756\n", 3,
+	  "mlcc.hpcc-line-mbps: expected an integer, 1..549755" },
 	{ "mlcc not a table", "mlcc = 1\n", 1, "mlcc: expected a table, [mlcc]" },
 	{ "mlcc empty", "[mlcc]\n", 1, "[mlcc]: 'cgroup' is required" },
 	{ "mlcc role not a table", "[mlcc]\ndci = 1\n", 2, "mlcc.dci: expected a table, [mlcc.dci]" },
@@ -888,11 +884,10 @@ TEST(ConfigMlcc, EveryKey)
 	ASSERT_TRUE(r.config);
 	EXPECT_EQ(r.config->mlcc->cfg.remote_len, 0u);
 	EXPECT_EQ(r.config->mlcc->cfg.rtt_d_ns, 100000u);
-	EXPECT_EQ(r.config->mlcc->cfg.hpcc_t_ns, 0u);
-	r = parse("[mlcc]\ncgroup = \"/c\"\nhpcc-rtt-us = 600\nline-mbps = 100\n");
+	EXPECT_EQ(r.config->mlcc->cfg.hpcc_line_rate, 0u);
+	r = parse("[mlcc]\ncgroup = \"/c\"\nhpcc-line-mbps = 100\n");
 	ASSERT_TRUE(r.config) << format_error("", r.errors[0]);
-	EXPECT_EQ(r.config->mlcc->cfg.hpcc_t_ns, 600000u);
-	EXPECT_EQ(r.config->mlcc->cfg.line_rate, 12500000u);
+	EXPECT_EQ(r.config->mlcc->cfg.hpcc_line_rate, 12500000u);
 	EXPECT_FALSE(r.config->qdiscs.size());
 }
 
@@ -912,11 +907,10 @@ TEST(ConfigMlcc, PlanAttachesAndDetaches)
 	EXPECT_EQ(p.mlcc_attach->cfg.rtt_d_ns, 500000u);
 	EXPECT_FALSE(p.mlcc_detach);
 	b = a;
-	b.mlcc->cfg.hpcc_t_ns = 600000;
-	b.mlcc->cfg.line_rate = 12500000;
+	b.mlcc->cfg.hpcc_line_rate = 12500000;
 	p = plan_config(&a, b);
 	ASSERT_TRUE(p.mlcc_attach);
-	EXPECT_EQ(p.mlcc_attach->cfg.hpcc_t_ns, 600000u);
+	EXPECT_EQ(p.mlcc_attach->cfg.hpcc_line_rate, 12500000u);
 
 	Config c = a;
 	c.mlcc.reset();

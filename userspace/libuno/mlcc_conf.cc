@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // The near-source roles of MLCC ([mlcc.dci], [mlcc.sender], unoctl mlcc
-// dci|sender) and the cgroup program's HPCC: their names, and the checks
-// that need no kernel.
+// dci|sender): their names, and the checks that need no kernel.
 #include <algorithm>
 #include <cstring>
 
@@ -23,20 +22,6 @@ bool MlccNsConf::operator==(const MlccNsConf &o) const
 {
 	return role == o.role && !std::memcmp(&cfg, &o.cfg, sizeof(cfg)) && dev == o.dev &&
 	       wan == o.wan && dcis == o.dcis;
-}
-
-std::string mlcc_hpcc_error(const mlcc_cfg &c)
-{
-	if (!c.hpcc_t_ns && !c.line_rate)
-		return "";
-	if (!c.hpcc_t_ns || !c.line_rate)
-		return "hpcc: hpcc-rtt-us and line-mbps go together";
-	if (c.hpcc_t_ns > HPCC_T_MAX)
-		return "hpcc: hpcc-rtt-us out of 1 to " + std::to_string(HPCC_T_MAX / 1000);
-	if (c.line_rate > HPCC_RATE_MAX)
-		return "hpcc: line rate out of 1 to " + std::to_string(HPCC_RATE_MAX / 125000) +
-		       " Mbit/s";
-	return "";
 }
 
 std::string mlcc_ns_conf_error(const MlccNsConf &c)

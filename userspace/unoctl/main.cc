@@ -828,7 +828,7 @@ int main(int argc, char **argv)
 	std::vector<std::string> mlcc_args;
 	auto *mlcc_attach_cmd = mlcc->add_subcommand(
 		"attach", "attach (CAP_BPF, CAP_NET_ADMIN): cgroup PATH [remote A.B.C.D/LEN] [rtt-d-us N] "
-		"[hpcc-rtt-us N line-mbps N]");
+		"[hpcc-line-mbps N]");
 	mlcc_attach_cmd->add_option("args", mlcc_args, "KEY VALUE pairs")->required();
 	auto *mlcc_dci_cmd = mlcc->add_subcommand(
 		"dci", "DCI_s's near-source loop here: lan DEV wan DEV [wan DEV...] [addr A.B.C.D]");

@@ -71,6 +71,7 @@ json ns_flow_json(const uno::MlccNsFlow &f)
 		 { "r_ns_bps", i.r_ns * 8 },
 		 { "r_line_bps", i.r_line * 8 },
 		 { "u", double(i.u) / HPCC_ONE },
+		 { "base_rtt_us", i.base_rtt_us },
 		 { "hops", hops } };
 }
 
@@ -171,26 +172,25 @@ std::string mlcc_parse(uno::MlccConf &c, const std::vector<std::string> &args)
 				return k + " " + v + ": expected A.B.C.D/LEN without host bits";
 			c.cfg.remote_addr = pf->addr;
 			c.cfg.remote_len = pf->prefixlen;
-		} else if (k == "rtt-d-us" || k == "hpcc-rtt-us") {
+		} else if (k == "rtt-d-us") {
 			const auto us = count_of(v, HPCC_T_MAX / 1000);
 			if (!us)
 				return k + " " + v + ": expected 1 to " +
 				       std::to_string(HPCC_T_MAX / 1000);
-			(k == "rtt-d-us" ? c.cfg.rtt_d_ns : c.cfg.hpcc_t_ns) =
-				static_cast<uint32_t>(*us * 1000);
-		} else if (k == "line-mbps") {
+			c.cfg.rtt_d_ns = static_cast<uint32_t>(*us * 1000);
+		} else if (k == "hpcc-line-mbps") {
 			const auto n = count_of(v, HPCC_RATE_MAX / 125000);
 			if (!n)
 				return k + " " + v + ": expected 1 to " +
 				       std::to_string(HPCC_RATE_MAX / 125000);
-			c.cfg.line_rate = *n * 125000;
+			c.cfg.hpcc_line_rate = *n * 125000;
 		} else {
-			return k + ": not a setting (cgroup, remote, rtt-d-us, hpcc-rtt-us, line-mbps)";
+			return k + ": not a setting (cgroup, remote, rtt-d-us, hpcc-line-mbps)";
 		}
 	}
 	if (c.cgroup.empty())
 		return "cgroup PATH is required";
-	return uno::mlcc_hpcc_error(c.cfg);
+	return "";
 }
 
 json mlcc_json(const uno::MlccStatus &s, const std::vector<uno::MlccNsStatus> &ns)
@@ -210,13 +210,11 @@ json mlcc_json(const uno::MlccStatus &s, const std::vector<uno::MlccNsStatus> &n
 		   { "counters", counters },
 		   { "flows", flows },
 		   { "near_source", roles } };
-	if (s.cfg.hpcc_t_ns) {
+	if (s.cfg.hpcc_line_rate) {
 		json senders = json::array();
 		for (const auto &f : s.senders)
 			senders.push_back(ns_flow_json(f));
-		j["hpcc"] = { { "rtt_us", s.cfg.hpcc_t_ns / 1000 },
-			      { "line_bps", s.cfg.line_rate * 8 },
-			      { "flows", senders } };
+		j["hpcc"] = { { "line_bps", s.cfg.hpcc_line_rate * 8 }, { "flows", senders } };
 	}
 	return j;
 }
@@ -231,8 +229,7 @@ std::string mlcc_text(const uno::MlccStatus &s, const std::vector<uno::MlccNsSta
 		out << "mlcc cgroup " << s.cgroup_id << " remote "
 		    << j["remote"].get<std::string>() << " rtt-d-us " << j["rtt_d_us"];
 		if (j.contains("hpcc"))
-			out << " hpcc-rtt-us " << j["hpcc"]["rtt_us"] << " line-mbps "
-			    << j["hpcc"]["line_bps"].get<uint64_t>() / 1000000;
+			out << " hpcc-line-mbps " << j["hpcc"]["line_bps"].get<uint64_t>() / 1000000;
 		out << "\n";
 		for (const auto &[name, v] : j["counters"].items())
 			out << "  " << name << " " << v << "\n";
@@ -244,7 +241,8 @@ std::string mlcc_text(const uno::MlccStatus &s, const std::vector<uno::MlccNsSta
 	for (const auto &f : j.contains("hpcc") ? j["hpcc"]["flows"] : json::array())
 		out << "  hpcc " << f["src"].get<std::string>() << " > "
 		    << f["dst"].get<std::string>() << " taken " << f["taken"] << " r_bps "
-		    << f["r_ns_bps"] << " u " << f["u"] << "\n";
+		    << f["r_ns_bps"] << " u " << f["u"] << " base_rtt_us " << f["base_rtt_us"]
+		    << "\n";
 	for (const auto &r : j["near_source"]) {
 		out << "mlcc " << r["role"].get<std::string>() << "\n";
 		for (const auto &[name, v] : r["counters"].items())

@@ -14,8 +14,8 @@
 namespace unoctl {
 
 // KEY VALUE pairs (cgroup PATH, remote A.B.C.D/LEN, rtt-d-us N,
-// hpcc-rtt-us N, line-mbps N) into c, over MlccConf's defaults: an error
-// message, or "".
+// hpcc-line-mbps N) into c, over MlccConf's defaults: an error message, or
+// "".
 std::string mlcc_parse(uno::MlccConf &c, const std::vector<std::string> &args);
 
 // A near-source role's KEY VALUE pairs into c (its role set), over zero

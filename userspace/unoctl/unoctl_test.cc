@@ -312,13 +312,9 @@ TEST(MlccParse, DefaultsAndEverySetting)
 	EXPECT_EQ(c.cfg.remote_addr, htonl(0x0ac80000));
 	EXPECT_EQ(c.cfg.remote_len, 16U);
 	EXPECT_EQ(c.cfg.rtt_d_ns, 240000U);
-	EXPECT_EQ(c.cfg.hpcc_t_ns, 0U);
-	EXPECT_EQ(c.cfg.line_rate, 0U);
-	EXPECT_EQ(unoctl::mlcc_parse(c, { "cgroup", "/cg", "hpcc-rtt-us", "600", "line-mbps",
-					  "100" }),
-		  "");
-	EXPECT_EQ(c.cfg.hpcc_t_ns, 600000U);
-	EXPECT_EQ(c.cfg.line_rate, 12500000U);
+	EXPECT_EQ(c.cfg.hpcc_line_rate, 0U);
+	EXPECT_EQ(unoctl::mlcc_parse(c, { "cgroup", "/cg", "hpcc-line-mbps", "100" }), "");
+	EXPECT_EQ(c.cfg.hpcc_line_rate, 12500000U);
 }
 
 TEST(MlccParse, WhatIsWrong)
@@ -328,20 +324,15 @@ TEST(MlccParse, WhatIsWrong)
 		{ { "remote", "10.0.0.0/8" }, "cgroup PATH is required" },
 		{ { "cgroup", "/a", "cgroup", "/b" }, "cgroup: set twice" },
 		{ { "cgroup", "/a", "dev", "eth0" },
-		  "dev: not a setting (cgroup, remote, rtt-d-us, hpcc-rtt-us, line-mbps)" },
+		  "dev: not a setting (cgroup, remote, rtt-d-us, hpcc-line-mbps)" },
 		{ { "cgroup", "/a", "remote", "10.0.0.1/8" },
 		  "remote 10.0.0.1/8: expected A.B.C.D/LEN without host bits" },
 		{ { "cgroup", "/a", "rtt-d-us", "0" }, "rtt-d-us 0: expected 1 to 134217" },
 		{ { "cgroup", "/a", "rtt-d-us", "134218" }, "rtt-d-us 134218: expected 1 to 134217" },
 		{ { "cgroup", "/a", "rtt-d-us", "5ms" }, "rtt-d-us 5ms: expected 1 to 134217" },
-		{ { "cgroup", "/a", "hpcc-rtt-us", "600" },
-		  "hpcc: hpcc-rtt-us and line-mbps go together" },
-		{ { "cgroup", "/a", "line-mbps", "100" },
-		  "hpcc: hpcc-rtt-us and line-mbps go together" },
-		{ { "cgroup", "/a", "hpcc-rtt-us", "134218", "line-mbps", "1" },
-		  "hpcc-rtt-us 134218: expected 1 to 134217" },
-		{ { "cgroup", "/a", "hpcc-rtt-us", "1", "line-mbps", "549756" },
-		  "line-mbps 549756: expected 1 to 549755" },
+		{ { "cgroup", "/a", "hpcc-line-mbps", "0" }, "hpcc-line-mbps 0: expected 1 to 549755" },
+		{ { "cgroup", "/a", "hpcc-line-mbps", "549756" },
+		  "hpcc-line-mbps 549756: expected 1 to 549755" },
 	};
 	for (const auto &[args, err] : bad) {
 		uno::MlccConf c;
@@ -375,7 +366,8 @@ TEST(MlccJson, EveryField)
 {
 	EXPECT_EQ(unoctl::mlcc_json(mlcc_status(), {}).dump(),
 		  R"({"attached":true,"cgroup_id":1,"counters":{"echo_malformed":0,"echo_no_flow":0,)"
-		  R"("echo_no_room":0,"echo_taken":0,"echo_written":0,"opt_no_room":0,"opt_written":9,)"
+		  R"("echo_no_room":0,"echo_no_rtt":0,"echo_taken":0,"echo_written":0,"opt_no_room":0,)"
+		  R"("opt_written":9,)"
 		  R"("rx_flows_full":0,"rx_segs":8},"flows":[{"dst":"10.200.1.1:5201",)"
 		  R"("hops":[{"qlen":64000,"rate_bps":50000000,"ts":1000000,"tx":1000000}],)"
 		  R"("nhop":[0,0,7,0],"opts":7,"overflow":0,"segs":8,"src":"10.100.1.1:40000",)"
@@ -387,26 +379,27 @@ TEST(MlccJson, Hpcc)
 {
 	uno::MlccStatus s = mlcc_status();
 	s.flows.clear();
-	s.cfg.hpcc_t_ns = 600000;
-	s.cfg.line_rate = 12500000;
+	s.cfg.hpcc_line_rate = 12500000;
 	uno::MlccNsFlow f = {};
 	f.key = { htonl(0x0a640101), htonl(0x0a640201), htons(40000), htons(5201) };
 	f.info.taken = 4;
 	f.info.r_ns = 6250000;
 	f.info.r_line = 12500000;
 	f.info.u = 65536;
+	f.info.base_rtt_us = 4473;
 	s.senders.push_back(f);
 	const json j = unoctl::mlcc_json(s, {});
 	EXPECT_EQ(j["hpcc"].dump(),
-		  R"({"flows":[{"commits":0,"dst":"10.100.2.1:5201","hops":[],"r_line_bps":100000000,)"
-		  R"("r_ns_bps":50000000,"src":"10.100.1.1:40000","taken":4,"u":1.0}],)"
-		  R"("line_bps":100000000,"rtt_us":600})");
+		  R"({"flows":[{"base_rtt_us":4473,"commits":0,"dst":"10.100.2.1:5201","hops":[],)"
+		  R"("r_line_bps":100000000,"r_ns_bps":50000000,"src":"10.100.1.1:40000","taken":4,)"
+		  R"("u":1.0}],"line_bps":100000000})");
 	EXPECT_EQ(unoctl::mlcc_text(s, {}),
-		  "mlcc cgroup 1 remote 10.200.0.0/16 rtt-d-us 10000 hpcc-rtt-us 600 line-mbps 100\n"
-		  "  echo_malformed 0\n  echo_no_flow 0\n  echo_no_room 0\n  echo_taken 0\n"
-		  "  echo_written 0\n  opt_no_room 0\n  opt_written 9\n  rx_flows_full 0\n"
-		  "  rx_segs 8\n"
-		  "  hpcc 10.100.1.1:40000 > 10.100.2.1:5201 taken 4 r_bps 50000000 u 1.0\n");
+		  "mlcc cgroup 1 remote 10.200.0.0/16 rtt-d-us 10000 hpcc-line-mbps 100\n"
+		  "  echo_malformed 0\n  echo_no_flow 0\n  echo_no_room 0\n  echo_no_rtt 0\n"
+		  "  echo_taken 0\n  echo_written 0\n  opt_no_room 0\n  opt_written 9\n"
+		  "  rx_flows_full 0\n  rx_segs 8\n"
+		  "  hpcc 10.100.1.1:40000 > 10.100.2.1:5201 taken 4 r_bps 50000000 u 1.0 "
+		  "base_rtt_us 4473\n");
 	EXPECT_FALSE(unoctl::mlcc_json(mlcc_status(), {}).contains("hpcc"));
 }
 
@@ -414,9 +407,9 @@ TEST(MlccText, Lines)
 {
 	EXPECT_EQ(unoctl::mlcc_text(mlcc_status(), {}),
 		  "mlcc cgroup 1 remote 10.200.0.0/16 rtt-d-us 10000\n"
-		  "  echo_malformed 0\n  echo_no_flow 0\n  echo_no_room 0\n  echo_taken 0\n"
-		  "  echo_written 0\n  opt_no_room 0\n  opt_written 9\n  rx_flows_full 0\n"
-		  "  rx_segs 8\n"
+		  "  echo_malformed 0\n  echo_no_flow 0\n  echo_no_room 0\n  echo_no_rtt 0\n"
+		  "  echo_taken 0\n  echo_written 0\n  opt_no_room 0\n  opt_written 9\n"
+		  "  rx_flows_full 0\n  rx_segs 8\n"
 		  "  flow 10.100.1.1:40000 > 10.200.1.1:5201 segs 8 opts 7 nhop [0,0,7,0] u 1.5\n");
 	EXPECT_EQ(unoctl::mlcc_text({}, {}), "mlcc: not attached\n");
 }
@@ -510,7 +503,7 @@ TEST(MlccJson, NearSourceRoles)
 		  R"("swint_taken":0},"role":"dci"},{"counters":{"dci_cleared":0,"dci_clone_err":0,)"
 		  R"("dci_data":0,"swint_build_err":0,"swint_built":0,)"
 		  R"("swint_foreign":0,"swint_malformed":0,"swint_no_flow":0,"swint_no_route":0,)"
-		  R"("swint_taken":4},"dcis":["10.10.0.254"],"flows":[{"commits":2,)"
+		  R"("swint_taken":4},"dcis":["10.10.0.254"],"flows":[{"base_rtt_us":0,"commits":2,)"
 		  R"("dst":"10.200.1.1:5201","hops":[{"qlen":64000,"rate_bps":50000000,)"
 		  R"("ts":1000000,"tx":1000000}],"r_line_bps":100000000,"r_ns_bps":50000000,)"
 		  R"("src":"10.100.1.1:40000","taken":4,"u":1.0}],"line_bps":100000000,)"
