@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$plots"
 
 # The scenarios in the order of the specs.
-ORDER="N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2 LB"
+ORDER="N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2 LB M2"
 
 # table FILE: the scenario's table: a row per variant, its columns, and
 # its checks.
@@ -278,7 +278,10 @@ plot $parts"
 	variant is a congestion control with its port: `uno` with the phantom
 	queue marking (no real-queue marking), every other variant with
 	RED-style marking on the real queue (30-90 KB ramp). `dctcp+bbr` is the
-	paper's MPRDMA+BBR baseline with Linux stand-ins. How the scenarios
+	paper's MPRDMA+BBR baseline with Linux stand-ins. M2, MLCC's, runs
+	on the two DCs of `tb_twodc` instead, its bottleneck the sender
+	rack's uplink, with variants of its own (its description says which).
+	How the scenarios
 	map to the papers and why the rates are what they are:
 	`Documentation/testing.rst`, which also has the findings: where uno
 	and smartt beat the baselines, where not, and why (its sections
@@ -304,6 +307,7 @@ plot $parts"
 		compare "$s" "$f"
 		case $s in
 		N4 | N5 | N6 | S11.3 | S11.5 | S11.6) plot_rates "$f" "$name" ;;
+		M2) plot_rates "$f" "$name" && plot_queue "$f" "$name" ;;
 		N3) plot_queue "$f" "$name" ;;
 		N9) plot_fct "$f" "$name" ;;
 		RC1) plot_loss "$f" "$name" ;;

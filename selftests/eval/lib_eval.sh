@@ -215,21 +215,25 @@ ev_finish() {
 	tb_exit
 }
 
-# ev_rx_sampler: every EV_RX_DT, the bytes received on each of the
-# receiver's connections, as "t peer_addr:port bytes" lines in
-# $TB_RUN/rx.log (t: tb_rcv_sockets), until the test ends.
+# ev_rx_sampler [NS...]: every EV_RX_DT, the bytes received on each
+# connection of the receivers NS (default the receiver), as "t
+# peer_addr:port bytes NS" lines in $TB_RUN/rx.log (t: tb_rcv_sockets),
+# until the test ends.
 ev_rx_sampler() {
 	[ -z "$EV_RX_ON" ] || return 0
 	EV_RX_ON=1
+	_rcvs=${*:-$TB_RCV}
 	(
 		while :; do
-			tb_rcv_sockets |
-				awk '$1 == "@" { t = $2; next }
-				/^[^ \t]/ {
-					# iperf3 listens on ::, its peers are v4-mapped
-					peer = $4; gsub(/\[::ffff:|\]/, "", peer); next }
-				{ for (i = 1; i <= NF; i++) if ($i ~ /^bytes_received:/) {
-					split($i, b, ":"); print t, peer, b[2] } }'
+			for _r in $_rcvs; do
+				TB_RCV=$_r tb_rcv_sockets |
+					awk -v r="$_r" '$1 == "@" { t = $2; next }
+					/^[^ \t]/ {
+						# iperf3 listens on ::, its peers are v4-mapped
+						peer = $4; gsub(/\[::ffff:|\]/, "", peer); next }
+					{ for (i = 1; i <= NF; i++) if ($i ~ /^bytes_received:/) {
+						split($i, b, ":"); print t, peer, b[2], r } }'
+			done
 			sleep "$EV_RX_DT"
 		done
 	) >> "$TB_RUN/rx.log" 2>/dev/null &
@@ -238,6 +242,8 @@ ev_rx_sampler() {
 
 # ev_rates T0 T1: the rate (Mbit/s) of each connection that received at
 # least 1 MB, between consecutive samples in [T0, T1], as JSON: [{ns, class, peer, series: [[t - T0, mbps]...]}].
+# The sender's name and class from its address: the dumbbell's h* and w*,
+# the two DCs' a*, inter-DC when its receiver is in DC B (b*).
 ev_rates() {
 	awk -v t0="$1" -v t1="$2" '$1 >= t0 && $1 <= t1 {
 		if (!($2 in first)) first[$2] = $3
@@ -246,7 +252,7 @@ ev_rates() {
 			r = ($3 - last[$2]) * 8 / ($1 - lt[$2]) / 1e6
 			s[$2] = s[$2] sprintf("%s[%.3f,%.3f]", s[$2] == "" ? "" : ",", $1 - t0, r)
 		}
-		last[$2] = $3; lt[$2] = $1
+		last[$2] = $3; lt[$2] = $1; rcv[$2] = $4
 	}
 	END {
 		n = 0
@@ -255,8 +261,8 @@ ev_rates() {
 			# iperf3 control connections carry a few bytes.
 			if (total[p] < 1000000) continue
 			split(p, a, ":"); split(a[1], o, ".")
-			ns = o[2] == 1 ? "h" o[3] : (o[2] == 3 ? "w" o[3] : a[1])
-			cls = o[2] == 3 ? "inter" : "intra"
+			ns = o[2] == 1 ? "h" o[3] : o[2] == 3 ? "w" o[3] : o[2] == 100 ? "a" o[3] : a[1]
+			cls = o[2] == 3 || rcv[p] ~ /^b/ ? "inter" : "intra"
 			printf "%s{\"ns\":\"%s\",\"class\":\"%s\",\"peer\":\"%s\",\"series\":[%s]}",
 				n++ ? "," : "", ns, cls, p, s[p]
 		}
