@@ -32,6 +32,7 @@
 # uno-timeout: 300
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
+. "$(dirname "$0")/lib_mlcc.sh"
 
 RATE=50
 LINE=100
@@ -58,29 +59,11 @@ printf '[mlcc]\ncgroup = "/sys/fs/cgroup"\nhpcc-line-mbps = %s\n' "$LINE" \
 tb_check hpcc_line "$($UNOCTL -j mlcc show | jq .hpcc.line_bps)" == $((LINE * 1000000))
 $UNOCTL cc bpf register mlcc || tb_die "unoctl cc bpf register mlcc"
 
-# TCP checksum errors at rcv, which the port's rewrites must leave at 0.
-csum_errors() {
-	tb_exec rcv cat /proc/net/snmp | awk '$1 == "Tcp:" {
-		if (!h) { for (i = 2; i <= NF; i++) n[i] = $i; h = 1; next }
-		for (i = 2; i <= NF; i++) if (n[i] == "InCsumErrors") print $i }'
-}
-
 counter() { $UNOCTL -j mlcc show | jq ".counters.$1"; }
 
-# rate PORT NAME: ten readings of the rate 0.2 s apart, of h1's flow to
-# PORT, their median in RATE_BPS; the last record in $OUT_DIR/hpcc-NAME.json.
-rate() {
-	: > "$OUT_DIR/rate-$2.txt"
-	for _i in 1 2 3 4 5 6 7 8 9 10; do
-		$UNOCTL -j mlcc show |
-			jq "[.hpcc.flows[] | select(.dst | endswith(\":$1\"))] | max_by(.taken)" \
-			> "$OUT_DIR/hpcc-$2.json"
-		jq .r_ns_bps "$OUT_DIR/hpcc-$2.json" >> "$OUT_DIR/rate-$2.txt"
-		sleep 0.2
-	done
-	RATE_BPS=$(sort -n "$OUT_DIR/rate-$2.txt" | sed -n 5p)
-	tb_log "$2: h1 $(jq -c '{taken, commits, u, base_rtt_us, hops}' "$OUT_DIR/hpcc-$2.json"), rate" \
-		$(cat "$OUT_DIR/rate-$2.txt") "median $RATE_BPS"
+# record PORT: h1's rate record of its flow to PORT.
+record() {
+	$UNOCTL -j mlcc show | jq "[.hpcc.flows[] | select(.dst | endswith(\":$1\"))] | max_by(.taken)"
 }
 
 tb_qdisc_sampler tor p0 0.2
@@ -97,7 +80,7 @@ run() {
 	$UNOCTL -j mlcc show |
 		jq "[.flows[] | select(.dst | endswith(\":$_port\"))] | max_by(.segs)" \
 		> "$OUT_DIR/rx-$1.json"
-	[ "$1" = bpf_mlcc ] && rate "$_port" "$1"
+	[ "$1" = bpf_mlcc ] && mlcc_rate_median "$1" record "$_port"
 	tb_flows_stop
 	WRITTEN=$(($(counter echo_written) - _w))
 	TAKEN=$(($(counter echo_taken) - _t))
@@ -108,7 +91,7 @@ run() {
 	tb_check "$1:echoes_arrive" "$((TAKEN + NO_FLOW))" ">=" "$(tb_calc "$WRITTEN * 0.99")"
 }
 
-csum0=$(csum_errors)
+csum0=$(mlcc_csum_errors rcv)
 run cubic
 tb_check cubic:echoes_written "$WRITTEN" ">" 1000
 tb_check cubic:none_taken "$TAKEN" == 0
@@ -116,14 +99,14 @@ run bpf_mlcc
 # iperf3's control connection runs bpf_mlcc too: most, not all, are the
 # data flow's
 tb_check bpf_mlcc:echoes_taken "$TAKEN" ">=" "$(tb_calc "$WRITTEN * 0.9")"
-tb_check bpf_mlcc:flow_took "$(jq .taken "$OUT_DIR/hpcc-bpf_mlcc.json")" ">" 1000
-tb_check bpf_mlcc:commits "$(jq .commits "$OUT_DIR/hpcc-bpf_mlcc.json")" ">" 100
+tb_check bpf_mlcc:flow_took "$(jq .taken "$OUT_DIR/rec-bpf_mlcc.json")" ">" 1000
+tb_check bpf_mlcc:commits "$(jq .commits "$OUT_DIR/rec-bpf_mlcc.json")" ">" 100
 # T: TCP's min RTT, the idle RTT give or take the VM's jitter
-tb_check bpf_mlcc:base_rtt_us "$(jq .base_rtt_us "$OUT_DIR/hpcc-bpf_mlcc.json")" "<=" \
+tb_check bpf_mlcc:base_rtt_us "$(jq .base_rtt_us "$OUT_DIR/rec-bpf_mlcc.json")" "<=" \
 	"$(tb_calc "$rtt_us * 1.1")"
-tb_check bpf_mlcc:base_rtt_us_low "$(jq .base_rtt_us "$OUT_DIR/hpcc-bpf_mlcc.json")" ">=" \
+tb_check bpf_mlcc:base_rtt_us_low "$(jq .base_rtt_us "$OUT_DIR/rec-bpf_mlcc.json")" ">=" \
 	"$(tb_calc "$rtt_us * 0.8")"
-tb_check bpf_mlcc:echoed_port "$(jq '.hops[0].rate_bps' "$OUT_DIR/hpcc-bpf_mlcc.json")" \
+tb_check bpf_mlcc:echoed_port "$(jq '.hops[0].rate_bps' "$OUT_DIR/rec-bpf_mlcc.json")" \
 	== $((RATE * 1000000))
 $UNOCTL cc bpf unregister mlcc || tb_die "unoctl cc bpf unregister mlcc"
 records() { $UNOCTL -j mlcc show | jq '.hpcc.flows | length'; }
@@ -140,7 +123,7 @@ for cc in cubic bpf_mlcc; do
 	tb_check "$cc:segs" "$(jq .segs "$rx")" ">" 1000
 	tb_check "$cc:one_record" "$(jq '.nhop[1] / .segs' "$rx")" ">=" 0.99
 done
-tb_check checksum_errors "$(($(csum_errors) - csum0))" == 0
+tb_check checksum_errors "$(($(mlcc_csum_errors rcv) - csum0))" == 0
 tb_check echo_malformed "$(counter echo_malformed)" == 0
 tb_log "counters: $($UNOCTL -j mlcc show | jq -c .counters)"
 
@@ -155,7 +138,7 @@ tb_check bpf_mlcc:utilisation "$(jq .utilisation "$OUT_DIR/bpf_mlcc.json")" ">="
 # what the VM's pacer loses (test_mlcc_ns.sh: TCP's pacing timer fires
 # late under TCG); no upper bound, as a VM stall that idles the port for
 # a round sends it to the line rate (HPCC's R_c eta / U with U near 0).
-tb_check bpf_mlcc:rate "$RATE_BPS" ">=" $((RATE * 700000))
+tb_check bpf_mlcc:rate "$MLCC_RATE" ">=" $((RATE * 700000))
 
 $UNOCTL mlcc detach || tb_die "unoctl mlcc detach"
 tb_check detached "$($UNOCTL -j mlcc show | jq .attached)" == false

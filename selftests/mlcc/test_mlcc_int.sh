@@ -25,6 +25,7 @@
 # uno-timeout: 180
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
+. "$(dirname "$0")/lib_mlcc.sh"
 
 TB_WAN_RTT=2
 tb_twodc 1
@@ -56,13 +57,6 @@ unod_once torb b1 100mbit
 tb_check "mlcc:rtt_d_us" "$($UNOCTL -j mlcc show | jq .rtt_d_us)" "==" $RTT_D_US
 tb_exec a1 sysctl -qw net.ipv4.tcp_timestamps=0
 tb_exec a1 ethtool -K eth0 tx off > /dev/null || tb_die "tx checksum off on a1"
-
-# TCP checksum errors at b1, which the ports' rewrites must leave at 0.
-csum_errors() {
-	tb_exec b1 cat /proc/net/snmp | awk '$1 == "Tcp:" {
-		if (!h) { for (i = 2; i <= NF; i++) n[i] = $i; h = 1; next }
-		for (i = 2; i <= NF; i++) if (n[i] == "InCsumErrors") print $i }'
-}
 
 # show: unoctl mlcc show's record of the data connection to PORT (the
 # one of iperf3's two with the most segments).
@@ -105,14 +99,14 @@ phase() {
 	tb_check "$_name:second_port_rate" "$(jq '.hops[1].rate_bps' "$_f")" "==" 100000000
 }
 
-csum0=$(csum_errors)
+csum0=$(mlcc_csum_errors b1)
 phase saturated
 tb_check "saturated:u" "$U" ">=" 0.9
 phase paced --fq-rate 20M
 tb_check "paced:u" "$U" "<" 0.7
 tb_check "paced:u_read" "$U" ">" 0.2
 
-tb_check "checksum_errors" "$(($(csum_errors) - csum0))" "==" 0
+tb_check "checksum_errors" "$(($(mlcc_csum_errors b1) - csum0))" "==" 0
 stamped=$(tb_qdisc_counter tora up0 int_stamped)
 segs=$($UNOCTL -j mlcc show | jq '[.flows[].segs] | add')
 tb_log "tora:up0 stamped $stamped, b1 received $segs data segments"

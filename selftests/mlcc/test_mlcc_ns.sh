@@ -37,6 +37,7 @@
 # uno-timeout: 300
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
+. "$(dirname "$0")/lib_mlcc.sh"
 
 RATE=50
 LINE=100
@@ -76,32 +77,15 @@ $UNOCTL cc bpf register mlcc || tb_die "unoctl cc bpf register mlcc"
 tb_check sender_rtt_ns_us "$(at a1 -j mlcc show | jq '.near_source[] | select(.role == "sender") | .rtt_ns_us')" \
 	== "$rtt_ns_us"
 
-# TCP checksum errors at b1, which the rewrites must leave at 0.
-csum_errors() {
-	tb_exec b1 cat /proc/net/snmp | awk '$1 == "Tcp:" {
-		if (!h) { for (i = 2; i <= NF; i++) n[i] = $i; h = 1; next }
-		for (i = 2; i <= NF; i++) if (n[i] == "InCsumErrors") print $i }'
-}
-
 # counter NS ROLE NAME: a near-source role's counter in NS.
 counter() {
 	at "$1" -j mlcc show | jq ".near_source[] | select(.role == \"$2\") | .counters.$3"
 }
 
-# r_ns PORT NAME: ten readings of R_NS 0.2 s apart, of a1's flow to PORT,
-# their median in R_NS; the last record in $OUT_DIR/ns-NAME.json.
-r_ns() {
-	: > "$OUT_DIR/r_ns-$2.txt"
-	for _i in 1 2 3 4 5 6 7 8 9 10; do
-		at a1 -j mlcc show |
-			jq "[.near_source[] | select(.role == \"sender\") | .flows[] |
-			     select(.dst | endswith(\":$1\"))] | max_by(.taken)" > "$OUT_DIR/ns-$2.json"
-		jq .r_ns_bps "$OUT_DIR/ns-$2.json" >> "$OUT_DIR/r_ns-$2.txt"
-		sleep 0.2
-	done
-	R_NS=$(sort -n "$OUT_DIR/r_ns-$2.txt" | sed -n 5p)
-	tb_log "$2: a1 $(jq -c '{taken, commits, u}' "$OUT_DIR/ns-$2.json"), R_NS" \
-		$(cat "$OUT_DIR/r_ns-$2.txt") "median $R_NS"
+# record PORT: a1's near-source record of its flow to PORT.
+record() {
+	at a1 -j mlcc show | jq "[.near_source[] | select(.role == \"sender\") | .flows[] |
+		select(.dst | endswith(\":$1\"))] | max_by(.taken)"
 }
 
 tb_qdisc_sampler tora up0 0.2
@@ -118,14 +102,14 @@ run() {
 	$UNOCTL -j mlcc show |
 		jq "[.flows[] | select(.dst | endswith(\":$_port\"))] | max_by(.segs)" \
 		> "$OUT_DIR/rx-$1.json"
-	[ "$1" = bpf_mlcc ] && r_ns "$_port" "$1"
+	[ "$1" = bpf_mlcc ] && mlcc_rate_median "$1" record "$_port"
 	tb_flows_stop
 	TAKEN=$(($(counter a1 sender swint_taken) - _taken))
 	tb_log "$1: $TB_TOTAL Mbit/s, backlog p50 $(jq .backlog_p50_bytes "$OUT_DIR/$1.json") B;" \
 		"b1 $(jq -c '{segs, opts, nhop}' "$OUT_DIR/rx-$1.json"); a1 took $TAKEN Switch-INTs"
 }
 
-csum0=$(csum_errors)
+csum0=$(mlcc_csum_errors b1)
 run cubic
 tb_check cubic:no_record_taken "$TAKEN" == 0
 run bpf_mlcc
@@ -147,7 +131,7 @@ for cc in cubic bpf_mlcc; do
 	tb_check "$cc:one_record" "$(jq '.nhop[1] / .segs' "$rx")" ">=" 0.99
 	tb_check "$cc:record_is_torb" "$(jq '.hops[0].rate_bps' "$rx")" "==" $((LINE * 1000000))
 done
-tb_check checksum_errors "$(($(csum_errors) - csum0))" == 0
+tb_check checksum_errors "$(($(mlcc_csum_errors b1) - csum0))" == 0
 
 data=$(counter bora dci dci_data)
 tb_log "bora: $(at bora -j mlcc show | jq -c '.near_source[] | select(.role == "dci") | .counters')"
@@ -175,7 +159,7 @@ tb_check bpf_mlcc:utilisation "$(jq .utilisation "$OUT_DIR/bpf_mlcc.json")" ">="
 # leaves the port idle for a round drives U near 0, and HPCC's
 # multiplicative step (R_c eta / U) to the line rate (4 of 10 readings in
 # one run), whence the next round's U brings it down.
-tb_check bpf_mlcc:r_ns "$R_NS" ">=" $((RATE * 700000))
+tb_check bpf_mlcc:r_ns "$MLCC_RATE" ">=" $((RATE * 700000))
 
 at bora mlcc detach dci || tb_die "unoctl mlcc detach dci"
 at a1 mlcc detach sender || tb_die "unoctl mlcc detach sender"
