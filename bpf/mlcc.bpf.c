@@ -25,10 +25,10 @@
  * which bpf_mlcc paces at: HPCC's law with T the flow's base RTT (TCP's
  * min RTT, which bpf_mlcc keeps in the record: HPCC's ns-3 gives each
  * pair its own base RTT, and a cross-DC flow's is not an intra-DC one's),
- * a round one T of the host's clock, as in the near-source loop. PARSE_HDR_OPT_CB runs after
- * TCP has validated the segment's sequence, so an echo is one of the
- * connection's own ACKs; its records are then input like any switch's,
- * which the law takes modulo their wraps.
+ * a round one T of the host's clock, as in the near-source loop.
+ * PARSE_HDR_OPT_CB runs after TCP has validated the segment's sequence,
+ * so an echo is one of the connection's own ACKs; its records are then
+ * input like any switch's, which the law takes modulo their wraps.
  */
 #include <linux/bpf.h>
 #include <linux/tcp.h>
@@ -217,18 +217,16 @@ static __always_inline void mlcc_take(struct mlcc_rx_entry *e,
 	}
 }
 
-/* A receiver, on a segment: its option, if a data segment carries one. */
+/* A receiver, on a data segment (th its header): its option, if any. */
 static __always_inline void mlcc_parse(struct bpf_sock_ops *skops,
+				       const struct tcphdr *th,
 				       const struct mlcc_cfg *c)
 {
 	u8 buf[MLCC_OPT_DATA_LEN] = { MLCC_OPT_KIND, 4, MLCC_OPT_EXID >> 8,
 				      MLCC_OPT_EXID & 0xff };
 	const struct mlcc_opt_data *o = (const void *)buf;
-	const struct tcphdr *th = mlcc_th(skops);
 	struct mlcc_rx_entry *e;
 
-	if (!th || skops->skb_len <= th->doff * 4U)
-		return;
 	mlcc_count(MLCC_STAT_RX_SEGS);
 	e = mlcc_rx_of(skops, th);
 	if (!e)
@@ -376,7 +374,7 @@ static __always_inline void mlcc_parse_any(struct bpf_sock_ops *skops,
 	if (!th)
 		return;
 	if (skops->skb_len > th->doff * 4U)
-		mlcc_parse(skops, c);
+		mlcc_parse(skops, th, c);
 	else if (c->hpcc_line_rate)
 		mlcc_take_echo(skops, c);
 }

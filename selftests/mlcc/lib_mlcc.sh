@@ -28,3 +28,15 @@ mlcc_rate_median() {
 	tb_log "$_name: $(jq -c '{taken, commits, u, base_rtt_us}' "$OUT_DIR/rec-$_name.json"), rate" \
 		$(cat "$OUT_DIR/rate-$_name.txt") "median $MLCC_RATE"
 }
+
+# mlcc_check_records_gone COUNT_CMD...: bpf_mlcc's rate records, which
+# COUNT_CMD counts, all gone once its sockets are: a socket's goes at its
+# CC's release, once its last FIN is acked (up to 5 s here).
+mlcc_check_records_gone() {
+	_tries=50
+	while [ "$("$@")" != 0 ] && [ $_tries -gt 0 ]; do
+		sleep 0.1
+		_tries=$((_tries - 1))
+	done
+	tb_check bpf_mlcc:records_removed "$("$@")" == 0
+}

@@ -110,13 +110,7 @@ tb_check bpf_mlcc:echoed_port "$(jq '.hops[0].rate_bps' "$OUT_DIR/rec-bpf_mlcc.j
 	== $((RATE * 1000000))
 $UNOCTL cc bpf unregister mlcc || tb_die "unoctl cc bpf unregister mlcc"
 records() { $UNOCTL -j mlcc show | jq '.hpcc.flows | length'; }
-# a socket's record goes at its CC's release, once its last FIN is acked
-_tries=50
-while [ "$(records)" != 0 ] && [ $_tries -gt 0 ]; do
-	sleep 0.1
-	_tries=$((_tries - 1))
-done
-tb_check bpf_mlcc:records_removed "$(records)" == 0
+mlcc_check_records_gone records
 
 for cc in cubic bpf_mlcc; do
 	rx=$OUT_DIR/rx-$cc.json

@@ -117,13 +117,7 @@ tb_check bpf_mlcc:taken "$TAKEN" ">=" "$(jq '.segs * 0.99' "$OUT_DIR/rx-bpf_mlcc
 $UNOCTL cc bpf unregister mlcc || tb_die "unoctl cc bpf unregister mlcc"
 # records: how many near-source records there are, machine-wide
 records() { at a1 -j mlcc show | jq '[.near_source[] | select(.role == "sender") | .flows[]] | length'; }
-# a socket's record goes at its CC's release, once its last FIN is acked
-_tries=50
-while [ "$(records)" != 0 ] && [ $_tries -gt 0 ]; do
-	sleep 0.1
-	_tries=$((_tries - 1))
-done
-tb_check bpf_mlcc:records_removed "$(records)" == 0
+mlcc_check_records_gone records
 
 for cc in cubic bpf_mlcc; do
 	rx=$OUT_DIR/rx-$cc.json
