@@ -26,9 +26,18 @@
  * min RTT, which bpf_mlcc keeps in the record: HPCC's ns-3 gives each
  * pair its own base RTT, and a cross-DC flow's is not an intra-DC one's),
  * a round one T of the host's clock, as in the near-source loop.
+ * With the credit loop (mlcc_cfg.credit_line_rate; spec 3.4, 3.5), an
+ * accepted socket runs Algorithm 1 and DQM (mlcc_core.h) on each segment
+ * that DCI_r stamped (the D flag: its C_D and Q_c), in the socket's
+ * storage, and carries C_R, R_credit and R_DQM_bar in each pure ACK
+ * (ACK_X, in place of the echo); DCI_r drains the flow's queue at
+ * R_credit, and the sender takes R_DQM_bar into its flow's record, which
+ * bpf_mlcc paces at min(R_NS, R_DQM_bar) (Eq. 10). A segment is one
+ * packet of Eqs. 6-8: each is parsed on its own.
+ *
  * PARSE_HDR_OPT_CB runs after TCP has validated the segment's sequence,
- * so an echo is one of the connection's own ACKs; its records are then
- * input like any switch's, which the law takes modulo their wraps.
+ * so an echo or an ACK_X is one of the connection's own ACKs; its
+ * contents are then input like any switch's, which the laws bound.
  */
 #include <linux/bpf.h>
 #include <linux/tcp.h>
@@ -37,6 +46,7 @@
 
 #include "core_types.h"
 #include "hpcc_core.h"
+#include "mlcc_core.h"
 #include "mlcc_types.h"
 #include "mlcc_ns_flows.h"
 
@@ -68,6 +78,14 @@ struct {
 	__type(key, struct mlcc_flow4);
 	__type(value, struct mlcc_rx_entry);
 } mlcc_rx SEC(".maps");
+
+/* A receiver's credit loop (Algorithm 1, DQM), one per socket. */
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct mlcc_rcv);
+} mlcc_credit SEC(".maps");
 
 static __always_inline void mlcc_count(u32 stat)
 {
@@ -190,8 +208,58 @@ static __always_inline void mlcc_forget(struct bpf_sock_ops *skops)
 	bpf_map_delete_elem(&mlcc_rx, &key);
 }
 
-/* The option's records into the flow's counters and its law. */
-static __always_inline void mlcc_take(struct mlcc_rx_entry *e,
+/* The credit loop's constants (spec 3.7) from the configuration. */
+static __always_inline void mlcc_credit_params(const struct mlcc_cfg *c,
+					       struct mlcc_params *p)
+{
+	mlcc_params_default(p, c->credit_line_rate, c->rtt_d_ns, c->rtt_c_ns);
+	p->theta_ns = c->theta_ns;
+	p->d_t_ns = c->d_t_ns;
+}
+
+/*
+ * A segment DCI_r stamped (o), its n records in hops: Algorithm 1 on the
+ * socket's loop, started at its first (on_first_data), and its state for
+ * unoctl in the flow's record e.
+ */
+static __always_inline void mlcc_credit_take(struct bpf_sock_ops *skops,
+					     struct mlcc_rx_entry *e,
+					     const struct mlcc_opt_data *o,
+					     const struct hpcc_hop *hops, u32 n,
+					     const struct mlcc_cfg *c)
+{
+	struct bpf_sock *sk = skops->sk;
+	struct mlcc_params p;
+	struct mlcc_rcv *r;
+
+	if (!sk)
+		return;
+	r = bpf_sk_storage_get(&mlcc_credit, sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
+	if (!r) {
+		mlcc_count(MLCC_STAT_CREDIT_NO_STATE);
+		return;
+	}
+	mlcc_credit_params(c, &p);
+	if (!r->c_r)
+		mlcc_rcv_init(r, &p);
+	mlcc_count(MLCC_STAT_CREDIT_SEGS);
+	e->info.dci_segs++;
+	if (mlcc_rcv_on_data(r, &p, hops, n, bpf_ntohl(o->q_c), o->c_d, 1,
+			     bpf_ktime_get_ns())) {
+		mlcc_count(MLCC_STAT_CREDIT_ROUNDS);
+		e->info.rounds++;
+	}
+	e->info.r_credit = r->r_credit;
+	e->info.r_dqm = r->r_dqm;
+	e->info.r_dqm_bar = r->r_dqm_bar;
+	e->info.q_c = r->q_c;
+	e->info.c_r = r->c_r;
+	e->info.c_d = o->c_d;
+}
+
+/* The option's records into the flow's counters and its laws. */
+static __always_inline void mlcc_take(struct bpf_sock_ops *skops,
+				      struct mlcc_rx_entry *e,
 				      const struct mlcc_opt_data *o,
 				      const struct mlcc_cfg *c)
 {
@@ -215,6 +283,8 @@ static __always_inline void mlcc_take(struct mlcc_rx_entry *e,
 		hpcc_measure(&e->rc, hops, n, c->rtt_d_ns, bpf_ktime_get_ns());
 		e->info.u = e->rc.u;
 	}
+	if (c->credit_line_rate && (o->vtf & MLCC_F_DCI_R))
+		mlcc_credit_take(skops, e, o, hops, n, c);
 }
 
 /* A receiver, on a data segment (th its header): its option, if any. */
@@ -236,7 +306,7 @@ static __always_inline void mlcc_parse(struct bpf_sock_ops *skops,
 	    MLCC_VTF_VER(o->vtf) != MLCC_VERSION ||
 	    MLCC_VTF_TYPE(o->vtf) != MLCC_TYPE_DATA)
 		return;
-	mlcc_take(e, o, c);
+	mlcc_take(skops, e, o, c);
 }
 
 /* A pure ACK: no payload, no SYN or FIN (before its header is built). */
@@ -274,12 +344,64 @@ mlcc_echoed(const struct bpf_sock_ops *skops)
 	return e && e->info.last_nhop ? e : NULL;
 }
 
-/* Room for the echo in a pure ACK that has records to carry. */
-static __always_inline void mlcc_echo_len(struct bpf_sock_ops *skops)
+/* A receiver's credit loop, if its flow has one (DCI_r stamped it). */
+static __always_inline struct mlcc_rcv *
+mlcc_credit_of(const struct bpf_sock_ops *skops)
 {
-	if (mlcc_echoed(skops) &&
-	    bpf_reserve_hdr_opt(skops, MLCC_OPT_ACK_E_LEN, 0))
-		mlcc_count(MLCC_STAT_ECHO_NO_ROOM);	/* SACK blocks took it */
+	struct bpf_sock *sk = skops->sk;
+	struct mlcc_rcv *r;
+
+	if (!sk)
+		return NULL;
+	r = bpf_sk_storage_get(&mlcc_credit, sk, 0, 0);
+	return r && r->c_r ? r : NULL;
+}
+
+/*
+ * Room in a pure ACK: for the credit loop's ACK_X, or for the echo when
+ * there are records to carry.
+ */
+static __always_inline void mlcc_ack_len(struct bpf_sock_ops *skops,
+					 const struct mlcc_cfg *c)
+{
+	if (c->credit_line_rate && mlcc_credit_of(skops)) {
+		if (bpf_reserve_hdr_opt(skops, MLCC_OPT_ACK_X_LEN, 0))
+			mlcc_count(MLCC_STAT_ACK_X_NO_ROOM);	/* SACK blocks took it */
+	} else if (c->hpcc_line_rate && mlcc_echoed(skops) &&
+		   bpf_reserve_hdr_opt(skops, MLCC_OPT_ACK_E_LEN, 0)) {
+		mlcc_count(MLCC_STAT_ECHO_NO_ROOM);
+	}
+}
+
+/* kbit/s on the wire, rounded up: a rate above 0 stays above 0. */
+static __always_inline __be32 mlcc_kbps(u64 rate)
+{
+	u64 k = (rate + 124) / 125;
+
+	return bpf_htonl(k > 0xffffffffULL ? 0xffffffffU : (u32)k);
+}
+
+/* A receiver's pure ACK: its credit, R_credit and R_DQM_bar (ACK_X). */
+static __always_inline bool mlcc_ack_x(struct bpf_sock_ops *skops)
+{
+	const struct mlcc_rcv *r = mlcc_credit_of(skops);
+	struct mlcc_opt_ack_x opt = {
+		.kind = MLCC_OPT_KIND,
+		.len = MLCC_OPT_ACK_X_LEN,
+		.exid = bpf_htons(MLCC_OPT_EXID),
+		.vtf = MLCC_VTF(MLCC_TYPE_ACK_X, 0),
+	};
+
+	if (!r)
+		return false;
+	opt.c_r = r->c_r;
+	opt.r_credit = mlcc_kbps(r->r_credit);
+	opt.r_dqm_bar = mlcc_kbps(r->r_dqm_bar);
+	if (bpf_store_hdr_opt(skops, &opt, sizeof(opt), 0))
+		mlcc_count(MLCC_STAT_ACK_X_NO_ROOM);
+	else
+		mlcc_count(MLCC_STAT_ACK_X_WRITTEN);
+	return true;
 }
 
 /* A receiver's pure ACK: its flow's last records. */
@@ -308,34 +430,35 @@ static __always_inline void mlcc_echo(struct bpf_sock_ops *skops)
 }
 
 /*
- * A sender's pure ACK: its echo into the flow's law. The flow's record is
- * bpf_mlcc's; a socket of another CC has none.
+ * A sender's record of the flow an ACK acknowledges (the ACK's direction
+ * swapped), bpf_mlcc's; a socket of another CC has none.
  */
+static __always_inline struct mlcc_ns_entry *
+mlcc_tx_entry(const struct bpf_sock_ops *skops)
+{
+	struct mlcc_flow4 key = mlcc_rx_key(skops);
+
+	key = (struct mlcc_flow4){ .saddr = key.daddr, .daddr = key.saddr,
+				   .sport = key.dport, .dport = key.sport };
+	return bpf_map_lookup_elem(&mlcc_ns_flows, &key);
+}
+
+/* A sender's ACK_E: the echo into the flow's law. */
 static __always_inline void mlcc_take_echo(struct bpf_sock_ops *skops,
+					   const struct mlcc_opt_ack_e *o,
 					   const struct mlcc_cfg *c)
 {
-	u8 buf[MLCC_OPT_ACK_E_LEN] = { MLCC_OPT_KIND, 4, MLCC_OPT_EXID >> 8,
-				       MLCC_OPT_EXID & 0xff };
-	const struct mlcc_opt_ack_e *o = (const void *)buf;
 	u64 wire[MLCC_SWINT_HOPS] = {};
 	struct mlcc_ns_entry *e;
-	struct mlcc_flow4 key;
 	struct hpcc_params hp;
 	u64 t_ns;
 	u32 j;
 
-	if (bpf_load_hdr_opt(skops, buf, sizeof(buf), 0) != MLCC_OPT_ACK_E_LEN ||
-	    MLCC_VTF_VER(o->vtf) != MLCC_VERSION ||
-	    MLCC_VTF_TYPE(o->vtf) != MLCC_TYPE_ACK_E)
-		return;
 	if (!o->nhop || o->nhop > MLCC_DATA_HOPS) {
 		mlcc_count(MLCC_STAT_ECHO_MALFORMED);
 		return;
 	}
-	key = mlcc_rx_key(skops);	/* the ACK's direction: swap */
-	key = (struct mlcc_flow4){ .saddr = key.daddr, .daddr = key.saddr,
-				   .sport = key.dport, .dport = key.sport };
-	e = bpf_map_lookup_elem(&mlcc_ns_flows, &key);
+	e = mlcc_tx_entry(skops);
 	if (!e) {
 		mlcc_count(MLCC_STAT_ECHO_NO_FLOW);
 		return;
@@ -354,18 +477,58 @@ static __always_inline void mlcc_take_echo(struct bpf_sock_ops *skops,
 	mlcc_count(MLCC_STAT_ECHO_TAKEN);
 }
 
-/* The room reserved: a data segment's option, or a pure ACK's echo. */
-static __always_inline void mlcc_write_any(struct bpf_sock_ops *skops)
+/* A sender's ACK_X: R_DQM_bar into the flow's record (Eq. 10's). */
+static __always_inline void mlcc_take_ack_x(struct bpf_sock_ops *skops,
+					    const struct mlcc_opt_ack_x *o)
+{
+	u64 r_dqm_bar = (u64)bpf_ntohl(o->r_dqm_bar) * 125;
+	struct mlcc_ns_entry *e;
+
+	if (!o->c_r || !r_dqm_bar || !o->r_credit) {
+		mlcc_count(MLCC_STAT_ACK_X_MALFORMED);
+		return;
+	}
+	e = mlcc_tx_entry(skops);
+	if (!e) {
+		mlcc_count(MLCC_STAT_ACK_X_NO_FLOW);
+		return;
+	}
+	e->info.r_dqm_bar = r_dqm_bar;	/* a u64 bpf_mlcc reads whole */
+	mlcc_count(MLCC_STAT_ACK_X_TAKEN);
+}
+
+/* A sender's pure ACK: its option, an echo or an ACK_X, if it runs. */
+static __always_inline void mlcc_take_ack(struct bpf_sock_ops *skops,
+					  const struct mlcc_cfg *c)
+{
+	u8 buf[MLCC_OPT_ACK_E_LEN] = { MLCC_OPT_KIND, 4, MLCC_OPT_EXID >> 8,
+				       MLCC_OPT_EXID & 0xff };
+	const struct mlcc_opt_ack_e *o = (const void *)buf;
+	int len = bpf_load_hdr_opt(skops, buf, sizeof(buf), 0);
+
+	if (MLCC_VTF_VER(o->vtf) != MLCC_VERSION)
+		return;
+	if (len == MLCC_OPT_ACK_E_LEN && c->hpcc_line_rate &&
+	    MLCC_VTF_TYPE(o->vtf) == MLCC_TYPE_ACK_E)
+		mlcc_take_echo(skops, o, c);
+	else if (len == MLCC_OPT_ACK_X_LEN && c->credit_line_rate &&
+		 MLCC_VTF_TYPE(o->vtf) == MLCC_TYPE_ACK_X)
+		mlcc_take_ack_x(skops, (const void *)buf);
+}
+
+/* The room reserved: a data segment's option, or a pure ACK's. */
+static __always_inline void mlcc_write_any(struct bpf_sock_ops *skops,
+					   const struct mlcc_cfg *c)
 {
 	const struct tcphdr *th = mlcc_th(skops);	/* built by now */
 
 	if (th && skops->skb_len > th->doff * 4U)
 		mlcc_write(skops);
-	else if (th)
+	else if (th && !mlcc_ack_x(skops) && c->hpcc_line_rate)
 		mlcc_echo(skops);
 }
 
-/* A segment TCP validated: a data segment's option, or an ACK's echo. */
+/* A segment TCP validated: a data segment's option, or an ACK's. */
 static __always_inline void mlcc_parse_any(struct bpf_sock_ops *skops,
 					   const struct mlcc_cfg *c)
 {
@@ -375,38 +538,40 @@ static __always_inline void mlcc_parse_any(struct bpf_sock_ops *skops,
 		return;
 	if (skops->skb_len > th->doff * 4U)
 		mlcc_parse(skops, th, c);
-	else if (c->hpcc_line_rate)
-		mlcc_take_echo(skops, c);
+	else
+		mlcc_take_ack(skops, c);
 }
 
 SEC("sockops")
 int mlcc_sockops(struct bpf_sock_ops *skops)
 {
 	const struct mlcc_cfg *c = mlcc_get_cfg();
+	bool acks;
 
 	if (!c || !mlcc_ipv4(skops))
 		return 1;
+	acks = c->hpcc_line_rate || c->credit_line_rate;	/* options in ACKs */
 	switch (skops->op) {
 	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
 		if (!mlcc_to_remote(c, skops->remote_ip4))
 			break;
 		mlcc_set_cb(skops, BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG |
-			    (c->hpcc_line_rate ? BPF_SOCK_OPS_PARSE_ALL_HDR_OPT_CB_FLAG : 0));
+			    (acks ? BPF_SOCK_OPS_PARSE_ALL_HDR_OPT_CB_FLAG : 0));
 		break;
 	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB:
 		mlcc_set_cb(skops, BPF_SOCK_OPS_PARSE_ALL_HDR_OPT_CB_FLAG |
-			    (c->hpcc_line_rate ? BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG : 0));
+			    (acks ? BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG : 0));
 		mlcc_forget(skops);
 		break;
 	case BPF_SOCK_OPS_HDR_OPT_LEN_CB:
 		/* a data segment, or the MSS's question (no segment) */
 		if (skops->skb_len || !skops->skb_tcp_flags)
 			bpf_reserve_hdr_opt(skops, MLCC_OPT_DATA_LEN, 0);
-		else if (c->hpcc_line_rate && mlcc_pure_ack(skops))
-			mlcc_echo_len(skops);
+		else if (acks && mlcc_pure_ack(skops))
+			mlcc_ack_len(skops, c);
 		break;
 	case BPF_SOCK_OPS_WRITE_HDR_OPT_CB:
-		mlcc_write_any(skops);
+		mlcc_write_any(skops, c);
 		break;
 	case BPF_SOCK_OPS_PARSE_HDR_OPT_CB:
 		mlcc_parse_any(skops, c);

@@ -9,9 +9,10 @@
  *
  *	R_send = min(R_NS, R_DQM_bar)					(Eq. 10)
  *
- * with R_DQM_bar unbounded (the credit loop that advertises it is not
- * built), and holds the window at max(4 MSS, 1.5 R_line RTT_base) (3.6:
- * pacing enforces the rate, the window is only a cap). Each socket makes
+ * R_DQM_bar the last the receiver's credit loop advertised in an ACK_X
+ * (mlcc.bpf.c; unbounded until the first), and holds the window at
+ * max(4 MSS, 1.5 R_line RTT_base) (3.6: pacing enforces the rate, the
+ * window is only a cap). Each socket makes
  * its flow's record at init and removes it at release, and keeps TCP's
  * min RTT there, the T of HPCC's law on the receiver's echoes. Until its first
  * feedback (none in its first round trip; none ever where neither loop
@@ -126,8 +127,11 @@ SEC("struct_ops/bpf_mlcc_min_tso_segs")
 u32 BPF_PROG(bpf_mlcc_min_tso_segs, struct sock *sk)
 {
 	const struct mlcc_ns_entry *e = bpf_mlcc_entry(inet_csk_ca(sk));
-	/* a racy read of a u64 the law writes whole */
-	u64 r_send = e ? e->info.r_ns : 0;
+	/* racy reads of u64s the loops write whole */
+	u64 r_send = e ? e->info.r_ns : 0, r_dqm_bar = e ? e->info.r_dqm_bar : 0;
+
+	if (r_dqm_bar && (!r_send || r_dqm_bar < r_send))
+		r_send = r_dqm_bar;
 
 	if (r_send && r_send < sk->sk_max_pacing_rate)
 		sk->sk_pacing_rate = r_send;

@@ -19,6 +19,26 @@
  *                    record, mlcc_ns_flows.h) goes into the flow's law
  *                    (hpcc_core.h, T = RTT_NS), and never to the stack.
  *
+ * The receiver's DCI (L2; 3.4.1) keeps a queue per cross-DC flow, drained
+ * at the R_credit its receiver advertised last:
+ *
+ *   mlcc_pfq_egress  tc egress, DCI_r's LAN port: a data segment with the
+ *                    option gets its flow's departure time (EDT: the port's
+ *                    fq qdisc holds it until then, the flows' queues
+ *                    apart), and the option DCI_r's C_D, the flow's Q_c
+ *                    and the D flag, its records erased; the first of a
+ *                    flow makes its queue at R_init, a FIN or RST frees it.
+ *   mlcc_pfq_ack     tc ingress, the same port: an ACK_X sets its flow's
+ *                    rate to R_credit and C_D to C_R if newer; the ACK
+ *                    goes on unchanged, R_DQM_bar to the sender.
+ *
+ * That is the spec's EDT approximation of a PFQ qdisc (4.1): a tc program
+ * runs before the qdisc, so a new rate times only the segments that come
+ * after it, Q_c is the flow's backlog ahead of the segment (its departure
+ * time's lead over now, at its rate), and C_D is stamped at enqueue: a
+ * credit round is the DCI_r -> receiver -> DCI_r round trip plus the
+ * queue's wait, where the spec stamps at dequeue to leave the wait out.
+ *
  * The WAN port's own record cannot be added here: tc egress runs before
  * the port's qdisc. A round of the law is one RTT_NS of the host's clock
  * (the spec's round ends at the snd_nxt of the last commit, which a tc
@@ -37,6 +57,7 @@
 
 #include "core_types.h"
 #include "hpcc_core.h"
+#include "mlcc_core.h"
 #include "mlcc_types.h"
 #include "mlcc_ns_flows.h"
 #include "reflector.h"
@@ -51,6 +72,8 @@ char _license[] SEC("license") = "GPL";
 #define MLCC_TCPOPT_NOP		1
 
 #define MLCC_SWINT_LEN		(REFL_DATA_OFF + sizeof(struct mlcc_swint))
+#define MLCC_PFQ_MAX		4096	/* PFQ_MAX (spec 3.7) */
+#define MLCC_PFQ_LEAD_MAX	BIT_ULL(33)	/* ns: Q_c's product in 64 bits */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -73,6 +96,14 @@ struct {
 	__type(key, __be32);
 	__type(value, u8);
 } mlcc_dcis SEC(".maps");
+
+/* DCI_r: the cross-DC flows' queues, by the data's direction */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MLCC_PFQ_MAX);
+	__type(key, struct mlcc_flow4);
+	__type(value, struct mlcc_pfq_entry);
+} mlcc_pfq SEC(".maps");
 
 static __always_inline void mlcc_ns_count(u32 stat)
 {
@@ -101,7 +132,8 @@ struct mlcc_opt_walk {
 	u8 opts[MLCC_OPT_BUF];	/* indices masked to it: bounds the verifier follows */
 	u32 len;
 	u32 i;
-	int found;		/* the data option's offset; -1: none */
+	u32 want;		/* the length of the option sought */
+	int found;		/* its offset; -1: none */
 };
 
 static long mlcc_opt_step(u32 n, struct mlcc_opt_walk *w)
@@ -121,8 +153,7 @@ static long mlcc_opt_step(u32 n, struct mlcc_opt_walk *w)
 	olen = w->opts[(i + 1) & (MLCC_OPT_BUF - 1)];
 	if (olen < 2)
 		return 1;
-	if (kind == MLCC_OPT_KIND && olen == MLCC_OPT_DATA_LEN &&
-	    i + MLCC_OPT_DATA_LEN <= w->len) {
+	if (kind == MLCC_OPT_KIND && olen == w->want && i + olen <= w->len) {
 		w->found = i;
 		return 1;
 	}
@@ -131,14 +162,13 @@ static long mlcc_opt_step(u32 n, struct mlcc_opt_walk *w)
 }
 
 /*
- * The data option of segment p in *o, and its offset among the options;
- * -1 if it has none (or its options run past their space).
+ * The offset among segment p's options of the first MLCC option of len
+ * bytes; -1 if it has none (or its options run past their space).
  */
-static __always_inline int mlcc_opt_find(struct __sk_buff *skb,
-					 const struct refl_tcp4 *p,
-					 struct mlcc_opt_data *o)
+static __always_inline int mlcc_opt_walk(struct __sk_buff *skb,
+					 const struct refl_tcp4 *p, u32 want)
 {
-	struct mlcc_opt_walk w = { .found = -1 };
+	struct mlcc_opt_walk w = { .want = want, .found = -1 };
 	/* doff >= 5 (refl_parse_tcp4); the mask tells the verifier */
 	u32 len = (p->tcp.doff * 4 - sizeof(struct tcphdr)) & 0x3f;
 
@@ -151,13 +181,23 @@ static __always_inline int mlcc_opt_find(struct __sk_buff *skb,
 		return -1;
 	w.len = len;
 	bpf_loop(MLCC_TCP_OPT_MAX, mlcc_opt_step, &w, 0);
-	if (w.found < 0 || w.found > MLCC_TCP_OPT_MAX - MLCC_OPT_DATA_LEN ||
-	    bpf_skb_load_bytes(skb, mlcc_opts_off(p) + w.found, o, sizeof(*o)) ||
+	return w.found;
+}
+
+/* The data option of segment p in *o, and its offset; -1 if none. */
+static __always_inline int mlcc_opt_find(struct __sk_buff *skb,
+					 const struct refl_tcp4 *p,
+					 struct mlcc_opt_data *o)
+{
+	int off = mlcc_opt_walk(skb, p, MLCC_OPT_DATA_LEN);
+
+	if (off < 0 || off > MLCC_TCP_OPT_MAX - MLCC_OPT_DATA_LEN ||
+	    bpf_skb_load_bytes(skb, mlcc_opts_off(p) + off, o, sizeof(*o)) ||
 	    o->exid != bpf_htons(MLCC_OPT_EXID) ||
 	    MLCC_VTF_VER(o->vtf) != MLCC_VERSION ||
 	    MLCC_VTF_TYPE(o->vtf) != MLCC_TYPE_DATA)
 		return -1;
-	return w.found;
+	return off;
 }
 
 /* A cross-DC data segment with records: the option's offset, else -1. */
@@ -176,23 +216,20 @@ static __always_inline int mlcc_dci_segment(struct __sk_buff *skb,
 }
 
 /*
- * The records of option o, at offset off among p's options, cleared: no
- * records, no O flag, the hops zero. The TCP checksum takes the change
- * as a difference over the 32 bytes after the option's ExID, rotated a
- * byte when they start at an odd offset in the header (RFC 1071 2(B)).
+ * Option o, at offset off among p's options, rewritten as n. The TCP
+ * checksum takes the change as a difference over the 32 bytes after the
+ * option's ExID, rotated a byte when they start at an odd offset in the
+ * header (RFC 1071 2(B)).
  */
-static __always_inline bool mlcc_dci_clear(struct __sk_buff *skb,
-					   const struct refl_tcp4 *p,
-					   const struct mlcc_opt_data *o, u32 off)
+static __always_inline bool mlcc_opt_rewrite(struct __sk_buff *skb,
+					     const struct refl_tcp4 *p,
+					     const struct mlcc_opt_data *o,
+					     struct mlcc_opt_data *n, u32 off)
 {
-	struct mlcc_opt_data n = *o;
 	u32 at = mlcc_opts_off(p) + off + 4;
 	s64 diff;
 
-	n.vtf &= ~MLCC_F_OVERFLOW;
-	n.nhop = 0;
-	__builtin_memset(n.hop, 0, sizeof(n.hop));
-	diff = bpf_csum_diff((__be32 *)((u8 *)o + 4), 32, (__be32 *)((u8 *)&n + 4),
+	diff = bpf_csum_diff((__be32 *)((u8 *)o + 4), 32, (__be32 *)((u8 *)n + 4),
 			     32, 0);
 	if (diff < 0)
 		return false;
@@ -200,9 +237,22 @@ static __always_inline bool mlcc_dci_clear(struct __sk_buff *skb,
 	diff = (diff & 0xffff) + (diff >> 16);
 	if (off & 1)
 		diff = ((diff & 0xff) << 8) | (diff >> 8);
-	return !bpf_skb_store_bytes(skb, at, (u8 *)&n + 4, 32, 0) &&
+	return !bpf_skb_store_bytes(skb, at, (u8 *)n + 4, 32, 0) &&
 	       !bpf_l4_csum_replace(skb, ETH_HLEN + p->ip.ihl * 4 +
 				    offsetof(struct tcphdr, check), 0, diff, 0);
+}
+
+/* The records of option o cleared: no records, no O flag, the hops zero. */
+static __always_inline bool mlcc_dci_clear(struct __sk_buff *skb,
+					   const struct refl_tcp4 *p,
+					   const struct mlcc_opt_data *o, u32 off)
+{
+	struct mlcc_opt_data n = *o;
+
+	n.vtf &= ~MLCC_F_OVERFLOW;
+	n.nhop = 0;
+	__builtin_memset(n.hop, 0, sizeof(n.hop));
+	return mlcc_opt_rewrite(skb, p, o, &n, off);
 }
 
 SEC("tc")
@@ -367,4 +417,176 @@ int mlcc_host_swint(struct __sk_buff *skb)
 	mlcc_ns_count(MLCC_NS_STAT_SWINT_TAKEN);
 	/* feedback for the CC: TCP never sees it */
 	return TC_ACT_SHOT;
+}
+
+/* DCI_r's queue of flow key, made at R_init if it has none. */
+static __always_inline struct mlcc_pfq_entry *
+mlcc_pfq_of(const struct mlcc_flow4 *key, const struct mlcc_ns_cfg *cfg)
+{
+	struct mlcc_pfq_entry fresh = { .info.rate = cfg->line_rate };
+	struct mlcc_pfq_entry *q = bpf_map_lookup_elem(&mlcc_pfq, key);
+
+	if (q)
+		return q;
+	bpf_map_update_elem(&mlcc_pfq, key, &fresh, BPF_NOEXIST);
+	q = bpf_map_lookup_elem(&mlcc_pfq, key);
+	if (!q)
+		mlcc_ns_count(MLCC_NS_STAT_PFQ_FULL);
+	return q;
+}
+
+/*
+ * A segment of len bytes into queue q at now: its departure time, at
+ * the queue's rate after the segments ahead of it, and what the option
+ * is to carry, the credit learnt last and the backlog ahead (Q_c).
+ */
+static __always_inline u64 mlcc_pfq_time(struct mlcc_pfq_entry *q, u32 len,
+					 u64 now, struct mlcc_opt_data *n)
+{
+	u64 t, lead, q_c;
+
+	bpf_spin_lock(&q->lock);
+	t = q->info.next_tx_ns > now ? q->info.next_tx_ns : now;
+	lead = t - now < MLCC_PFQ_LEAD_MAX ? t - now : MLCC_PFQ_LEAD_MAX;
+	/* rate in [R_min, R_init] (mlcc_pfq_ack) */
+	q_c = lead * q->info.rate / MLCC_NSEC;
+	q->info.next_tx_ns = t + (u64)len * MLCC_NSEC / q->info.rate;
+	q->info.pkts++;
+	q->info.bytes += len;
+	q->info.q_c = q_c;
+	n->c_d = q->info.c_d;
+	bpf_spin_unlock(&q->lock);
+	n->q_c = bpf_htonl(q_c > 0xffffffffULL ? 0xffffffffU : (u32)q_c);
+	return t;
+}
+
+/*
+ * A data segment of flow key with the option o at off: timed by its
+ * queue, which its first makes, and stamped (3.4.1: DCI_r erases the INT
+ * that arrives, and stamps C_D, Q_c and the D flag).
+ */
+static __always_inline void mlcc_pfq_stamp(struct __sk_buff *skb,
+					   const struct refl_tcp4 *p,
+					   const struct mlcc_opt_data *o, u32 off,
+					   const struct mlcc_flow4 *key,
+					   const struct mlcc_ns_cfg *cfg)
+{
+	struct mlcc_pfq_entry *q = mlcc_pfq_of(key, cfg);
+	struct mlcc_opt_data n = *o;
+
+	if (!q)
+		return;		/* the shared queue: the port's rate */
+	n.vtf = (n.vtf & ~MLCC_F_OVERFLOW) | MLCC_F_DCI_R;
+	n.nhop = 0;
+	__builtin_memset(n.hop, 0, sizeof(n.hop));
+	skb->tstamp = mlcc_pfq_time(q, skb->len, bpf_ktime_get_ns(), &n);
+	if (mlcc_opt_rewrite(skb, p, o, &n, off))
+		mlcc_ns_count(MLCC_NS_STAT_PFQ_DATA);
+	else
+		mlcc_ns_count(MLCC_NS_STAT_PFQ_REWRITE_ERR);
+}
+
+/*
+ * A FIN or RST of flow key: it leaves behind the flow's queue (fq would
+ * send an earlier time first), and the queue goes with the flow (3.4.1's
+ * reclamation).
+ */
+static __always_inline void mlcc_pfq_close(struct __sk_buff *skb,
+					   const struct mlcc_flow4 *key)
+{
+	struct mlcc_pfq_entry *q = bpf_map_lookup_elem(&mlcc_pfq, key);
+	u64 t;
+
+	if (!q)
+		return;
+	bpf_spin_lock(&q->lock);
+	t = q->info.next_tx_ns;
+	bpf_spin_unlock(&q->lock);
+	if (t > skb->tstamp)
+		skb->tstamp = t;
+	if (!bpf_map_delete_elem(&mlcc_pfq, key))
+		mlcc_ns_count(MLCC_NS_STAT_PFQ_CLOSED);
+}
+
+SEC("tc")
+int mlcc_pfq_egress(struct __sk_buff *skb)
+{
+	const struct mlcc_ns_cfg *cfg = mlcc_ns_conf();
+	struct mlcc_opt_data o;
+	struct mlcc_flow4 key;
+	struct refl_tcp4 p;
+	int off;
+
+	if (!cfg || !refl_parse_tcp4(skb, &p))
+		return MLCC_PASS;
+	key.saddr = p.ip.saddr;
+	key.daddr = p.ip.daddr;
+	key.sport = p.tcp.source;
+	key.dport = p.tcp.dest;
+	if (p.payload) {
+		off = mlcc_opt_find(skb, &p, &o);
+		if (off >= 0)
+			mlcc_pfq_stamp(skb, &p, &o, off, &key, cfg);
+	}
+	if (p.tcp.fin || p.tcp.rst)
+		mlcc_pfq_close(skb, &key);
+	return MLCC_PASS;
+}
+
+/* The ACK_X of segment p in *o; false if it has none. */
+static __always_inline bool mlcc_ack_x_find(struct __sk_buff *skb,
+					    const struct refl_tcp4 *p,
+					    struct mlcc_opt_ack_x *o)
+{
+	int off = mlcc_opt_walk(skb, p, MLCC_OPT_ACK_X_LEN);
+
+	return off >= 0 && off <= MLCC_TCP_OPT_MAX - MLCC_OPT_ACK_X_LEN &&
+	       !bpf_skb_load_bytes(skb, mlcc_opts_off(p) + off, o, sizeof(*o)) &&
+	       o->exid == bpf_htons(MLCC_OPT_EXID) &&
+	       MLCC_VTF_VER(o->vtf) == MLCC_VERSION &&
+	       MLCC_VTF_TYPE(o->vtf) == MLCC_TYPE_ACK_X;
+}
+
+SEC("tc")
+int mlcc_pfq_ack(struct __sk_buff *skb)
+{
+	const struct mlcc_ns_cfg *cfg = mlcc_ns_conf();
+	struct mlcc_opt_ack_x o;
+	struct mlcc_pfq_entry *q;
+	struct mlcc_flow4 key;
+	struct refl_tcp4 p;
+	u64 rate, r_min;
+	u8 c_d;
+
+	if (!cfg || !refl_parse_tcp4(skb, &p) || !mlcc_ack_x_find(skb, &p, &o))
+		return MLCC_PASS;
+	rate = (u64)bpf_ntohl(o.r_credit) * 125;
+	if (!o.c_r || !rate) {
+		mlcc_ns_count(MLCC_NS_STAT_PFQ_ACK_MALFORMED);
+		return MLCC_PASS;
+	}
+	/* the receiver's credit law keeps R_credit in [R_min, R_init] */
+	r_min = cfg->line_rate / HPCC_DEF_MIN_DIV;
+	if (rate < r_min)
+		rate = r_min;
+	if (rate > cfg->line_rate)
+		rate = cfg->line_rate;
+	key.saddr = p.ip.daddr;		/* the data's direction */
+	key.daddr = p.ip.saddr;
+	key.sport = p.tcp.dest;
+	key.dport = p.tcp.source;
+	q = bpf_map_lookup_elem(&mlcc_pfq, &key);
+	if (!q) {
+		mlcc_ns_count(MLCC_NS_STAT_PFQ_ACK_NO_FLOW);
+		return MLCC_PASS;
+	}
+	bpf_spin_lock(&q->lock);
+	c_d = q->info.c_d;
+	mlcc_dci_learn(&c_d, o.c_r);
+	q->info.c_d = c_d;
+	q->info.rate = rate;
+	q->info.acks++;
+	bpf_spin_unlock(&q->lock);
+	mlcc_ns_count(MLCC_NS_STAT_PFQ_ACK_X);
+	return MLCC_PASS;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The values of MLCC's flow maps (mlcc_rx, mlcc_ns_flows), for the BPF
- * programs and for user space, which reads them (the loaders). Include
- * core_types.h and hpcc_core.h first.
+ * The values of MLCC's flow maps (mlcc_rx, mlcc_ns_flows, mlcc_pfq), for
+ * the BPF programs and for user space, which reads them (the loaders).
+ * Include core_types.h and hpcc_core.h first.
  */
 #ifndef _UNO_MLCC_TYPES_H
 #define _UNO_MLCC_TYPES_H
@@ -28,6 +28,16 @@ struct mlcc_ns_entry {
 	struct mlcc_ns_info info;
 	struct hpcc_state ns;
 	u64 round_ns;
+};
+
+/*
+ * DCI_r's queue of a cross-DC flow under the lock: its departures are
+ * timed on the CPUs its segments pass, its rate and credit set by its
+ * ACKs on others.
+ */
+struct mlcc_pfq_entry {
+	struct bpf_spin_lock lock;
+	struct mlcc_pfq_info info;
 };
 
 #endif /* _UNO_MLCC_TYPES_H */

@@ -84,13 +84,14 @@ void pin_all(const Skel &skel, bpf_link *link, const std::string &dir)
 		fail("pinning the cgroup link", err);
 }
 
-constexpr const char *kNsMaps[] = { "mlcc_ns_cfg", "mlcc_ns_stats", "mlcc_dcis" };
+constexpr const char *kNsMaps[] = { "mlcc_ns_cfg", "mlcc_ns_stats", "mlcc_dcis", "mlcc_pfq" };
 
 TcRole ns_role(uint32_t role)
 {
 	return { MLCC_TC_HANDLE, static_cast<uint16_t>(MLCC_TC_PRIO + role),
 		 lb_pin_root() + "/mlcc-" + mlcc_ns_role_name(role),
-		 { "mlcc_dci_egress", "mlcc_dci_build", "mlcc_host_swint" },
+		 { "mlcc_dci_egress", "mlcc_dci_build", "mlcc_host_swint", "mlcc_pfq_egress",
+		   "mlcc_pfq_ack" },
 		 { std::begin(kNsMaps), std::end(kNsMaps) } };
 }
 
@@ -99,8 +100,8 @@ struct NsSkelDelete {
 };
 using NsSkel = std::unique_ptr<::mlcc_ns, NsSkelDelete>;
 
-// Loaded, its maps at the role's size (a DCI keeps no flows: one entry),
-// a sender's flows the machine's shared ones.
+// Loaded, its maps at the role's size (what a role does not keep: one
+// entry), a sender's flows the machine's shared ones.
 NsSkel ns_load(const MlccNsConf &c)
 {
 	NsSkel skel(mlcc_ns::open());
@@ -114,6 +115,8 @@ NsSkel ns_load(const MlccNsConf &c)
 		bpf_map__set_max_entries(skel->maps.mlcc_ns_flows, 1);
 		bpf_map__set_max_entries(skel->maps.mlcc_dcis, 1);
 	}
+	if (c.role != MLCC_NS_ROLE_DCI_R)
+		bpf_map__set_max_entries(skel->maps.mlcc_pfq, 1);
 	if (int err = mlcc_ns::load(skel.get()))
 		fail("the kernel refused bpf/mlcc_ns.bpf.o (a map pinned in /sys/fs/bpf/uno "
 		     "by an older build? remove mlcc_ns_flows there)",
@@ -145,6 +148,9 @@ void ns_put(const NsSkel &skel, const MlccNsConf &c)
 		tc_role_put<MlccError>(r, c.dev, BPF_TC_INGRESS, skel->progs.mlcc_dci_build);
 		for (const auto &d : c.wan)
 			tc_role_put<MlccError>(r, d, BPF_TC_EGRESS, skel->progs.mlcc_dci_egress);
+	} else if (c.role == MLCC_NS_ROLE_DCI_R) {
+		tc_role_put<MlccError>(r, c.dev, BPF_TC_EGRESS, skel->progs.mlcc_pfq_egress);
+		tc_role_put<MlccError>(r, c.dev, BPF_TC_INGRESS, skel->progs.mlcc_pfq_ack);
 	} else {
 		tc_role_put<MlccError>(r, c.dev, BPF_TC_INGRESS, skel->progs.mlcc_host_swint);
 	}
@@ -181,6 +187,13 @@ MlccNsStatus ns_status(uint32_t role, const std::string &dir)
 			s.stats[i] = lb_percpu_sum(fd, i);
 		close(fd);
 	}
+	if (role == MLCC_NS_ROLE_DCI_R && (fd = map_fd("mlcc_pfq")) >= 0) {
+		bpf_map_for_each<mlcc_flow4, mlcc_pfq_entry>(
+			fd, [&](const mlcc_flow4 &k, const mlcc_pfq_entry &e) {
+				s.pfqs.push_back({ k, e.info });
+			});
+		close(fd);
+	}
 	if (role != MLCC_NS_ROLE_SENDER)
 		return s;
 	if ((fd = map_fd("mlcc_dcis")) >= 0) {
@@ -204,6 +217,8 @@ void mlcc_conf_check(const MlccConf &c)
 				" us");
 	if (c.cfg.hpcc_line_rate > HPCC_RATE_MAX)
 		throw MlccError("hpcc-line-mbps above " + std::to_string(HPCC_RATE_MAX / 125000));
+	if (const std::string err = mlcc_credit_error(c.cfg); !err.empty())
+		throw MlccError(err);
 	struct stat st;
 	if (stat(c.cgroup.c_str(), &st) || !S_ISDIR(st.st_mode))
 		throw MlccError("cgroup " + c.cgroup + ": no such directory");
@@ -222,6 +237,14 @@ const char *mlcc_stat_name(uint32_t stat)
 		[MLCC_STAT_ECHO_NO_FLOW] = "echo_no_flow",
 		[MLCC_STAT_ECHO_NO_RTT] = "echo_no_rtt",
 		[MLCC_STAT_ECHO_MALFORMED] = "echo_malformed",
+		[MLCC_STAT_CREDIT_SEGS] = "credit_segs",
+		[MLCC_STAT_CREDIT_ROUNDS] = "credit_rounds",
+		[MLCC_STAT_CREDIT_NO_STATE] = "credit_no_state",
+		[MLCC_STAT_ACK_X_WRITTEN] = "ack_x_written",
+		[MLCC_STAT_ACK_X_NO_ROOM] = "ack_x_no_room",
+		[MLCC_STAT_ACK_X_TAKEN] = "ack_x_taken",
+		[MLCC_STAT_ACK_X_NO_FLOW] = "ack_x_no_flow",
+		[MLCC_STAT_ACK_X_MALFORMED] = "ack_x_malformed",
 	};
 	return stat < __MLCC_STAT_MAX && names[stat] ? names[stat] : "?";
 }
@@ -291,7 +314,7 @@ MlccStatus mlcc_status()
 			});
 		close(fd);
 	}
-	if (s.cfg.hpcc_line_rate)
+	if (s.cfg.hpcc_line_rate || s.cfg.credit_line_rate)
 		s.senders = sender_flows();
 	return s;
 }
@@ -313,6 +336,13 @@ const char *mlcc_ns_stat_name(uint32_t stat)
 		[MLCC_NS_STAT_SWINT_NO_FLOW] = "swint_no_flow",
 		[MLCC_NS_STAT_SWINT_MALFORMED] = "swint_malformed",
 		[MLCC_NS_STAT_SWINT_FOREIGN] = "swint_foreign",
+		[MLCC_NS_STAT_PFQ_DATA] = "pfq_data",
+		[MLCC_NS_STAT_PFQ_REWRITE_ERR] = "pfq_rewrite_err",
+		[MLCC_NS_STAT_PFQ_FULL] = "pfq_full",
+		[MLCC_NS_STAT_PFQ_CLOSED] = "pfq_closed",
+		[MLCC_NS_STAT_PFQ_ACK_X] = "pfq_ack_x",
+		[MLCC_NS_STAT_PFQ_ACK_NO_FLOW] = "pfq_ack_no_flow",
+		[MLCC_NS_STAT_PFQ_ACK_MALFORMED] = "pfq_ack_malformed",
 	};
 	return stat < __MLCC_NS_STAT_MAX && names[stat] ? names[stat] : "?";
 }

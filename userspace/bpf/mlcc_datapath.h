@@ -9,9 +9,9 @@
 // pinned in /sys/fs/bpf/uno/mlcc/, and removing the link's pin detaches
 // it.
 //
-// The near-source loop (bpf/mlcc_ns.bpf.c) is per namespace, as Reflex's
-// roles (tc_role.h): DCI_s on its WAN and LAN ports, a sender on its
-// device, pinned in /sys/fs/bpf/uno/<netns>/mlcc-<role>/. The senders'
+// The tc roles (bpf/mlcc_ns.bpf.c) are per namespace, as Reflex's
+// (tc_role.h): DCI_s on its WAN and LAN ports, a sender on its device,
+// DCI_r on its LAN port, pinned in /sys/fs/bpf/uno/<netns>/mlcc-<role>/. The senders'
 // flows, which bpf_mlcc (bpf_cc.h) reads, are pinned once for the machine
 // (mlcc_ns_shared_pin()).
 #pragma once
@@ -34,8 +34,9 @@ struct MlccError : std::runtime_error {
 const char *mlcc_stat_name(uint32_t stat); // "opt_written"
 
 // Checks c: an MlccError says what is wrong (a prefix length above 32, an
-// rtt-d out of 1 ns..HPCC_T_MAX, an HPCC line rate above HPCC_RATE_MAX, a
-// cgroup that is not a directory).
+// rtt-d out of 1 ns..HPCC_T_MAX, an HPCC line rate above HPCC_RATE_MAX,
+// the credit loop's constants (mlcc_credit_error()), a cgroup that is not
+// a directory).
 void mlcc_conf_check(const MlccConf &c);
 
 // Attaches the program to c.cgroup with c.cfg, then takes off the
@@ -62,7 +63,7 @@ struct MlccStatus {
 	mlcc_cfg cfg = {};
 	std::array<uint64_t, __MLCC_STAT_MAX> stats = {};
 	std::vector<MlccRxFlow> flows;
-	std::vector<MlccNsFlow> senders; // HPCC end to end: the rate records
+	std::vector<MlccNsFlow> senders; // HPCC end to end, credit loop: the rate records
 };
 
 MlccStatus mlcc_status();
@@ -88,15 +89,21 @@ void mlcc_ns_attach(const MlccNsConf &c);
 // Nothing to do is not an error.
 void mlcc_ns_detach(uint32_t role);
 
+struct MlccPfq {
+	mlcc_flow4 key;
+	mlcc_pfq_info info;
+};
+
 struct MlccNsStatus {
 	uint32_t role;
 	mlcc_ns_cfg cfg = {};
 	std::array<uint64_t, __MLCC_NS_STAT_MAX> stats = {};
 	std::vector<uint32_t> dcis;    // sender
 	std::vector<MlccNsFlow> flows; // sender: every sender's, machine-wide
+	std::vector<MlccPfq> pfqs;     // dcir
 };
 
-// The near-source roles attached in this namespace, with their state.
+// The tc roles attached in this namespace, with their state.
 std::vector<MlccNsStatus> mlcc_ns_status();
 
 } // namespace uno

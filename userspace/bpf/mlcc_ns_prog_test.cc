@@ -793,4 +793,270 @@ TEST_F(MlccNsHost, OtherTrafficPasses)
 	EXPECT_EQ(counts(), Counts(__MLCC_NS_STAT_MAX));
 }
 
+// ------------------------------------------- mlcc_pfq_egress, mlcc_pfq_ack
+
+// DCI_r's R_init: 500 kbit/s, so that a segment's turn (3 ms for the
+// 190-byte frame) outlasts two runs of a test, and a queue's departures
+// follow from its rate exactly.
+constexpr uint64_t kInit = 62500;
+constexpr uint64_t kInitMin = kInit / HPCC_DEF_MIN_DIV; // R_min of the credit law
+
+// The receiver's ACK_X: its credit, R_credit and R_DQM_bar in kbit/s.
+Bytes ack_x_opt(uint8_t c_r, uint32_t r_credit_kbps, uint32_t r_dqm_bar_kbps = 1000,
+		uint8_t type = MLCC_TYPE_ACK_X)
+{
+	Bytes o(MLCC_OPT_ACK_X_LEN, 0);
+	o[0] = MLCC_OPT_KIND;
+	o[1] = MLCC_OPT_ACK_X_LEN;
+	put16(o, 2, MLCC_OPT_EXID);
+	o[4] = MLCC_VTF(type, 0);
+	o[5] = c_r;
+	put32(o, 8, r_credit_kbps);
+	put32(o, 12, r_dqm_bar_kbps);
+	return o;
+}
+
+// A pure ACK of the data's flow, from the receiver, with options opts.
+// Swapping the addresses and the ports leaves both checksums right.
+Bytes ack_frame(const Bytes &opts)
+{
+	Bytes b = seg_frame({ .flags = kTcpAck, .payload = 0, .opts = opts });
+	for (size_t i = 0; i < 4; i++)
+		std::swap(b[kEthLen + 12 + i], b[kEthLen + 16 + i]);
+	for (size_t i = 0; i < 2; i++)
+		std::swap(b[kL4 + i], b[kL4 + 2 + i]);
+	return b;
+}
+
+// Segment in with its option at off stamped as mlcc_pfq_egress must: the
+// D flag, no O flag, no records, DCI_r's credit c_d and backlog q_c.
+Bytes stamped(const Bytes &in, size_t off, uint8_t c_d, uint32_t q_c, const Bytes &out)
+{
+	Bytes b = cleared(in, off, out);
+	const size_t at = kOpts + off;
+	b[at + 4] |= MLCC_F_DCI_R;
+	b[at + 6] = c_d;
+	put32(b, at + 8, q_c);
+	return b;
+}
+
+// DCI_r's LAN port: the data's flow's queue, timed and stamped on egress,
+// its ACKs on ingress.
+class MlccPfq : public MlccNsProg {
+protected:
+	void SetUp() override
+	{
+		MlccNsProg::SetUp();
+		if (IsSkipped() || HasFatalFailure())
+			return;
+		mlcc_ns_cfg c = {};
+		c.line_rate = kInit;
+		configure(c);
+	}
+
+	// A run of mlcc_pfq_egress: the frame it left, and its skb's tstamp.
+	Bytes egress(const Bytes &in, uint64_t *tstamp)
+	{
+		Bytes out(in.size() + 256);
+		__sk_buff ctx = {};
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in.data(), .data_out = out.data(),
+			    .data_size_in = static_cast<uint32_t>(in.size()),
+			    .data_size_out = static_cast<uint32_t>(out.size()), .ctx_in = &ctx,
+			    .ctx_out = &ctx, .ctx_size_in = sizeof(ctx), .ctx_size_out = sizeof(ctx),
+			    .repeat = 1);
+		const int err = bpf_prog_test_run_opts(
+			bpf_program__fd(skel_->progs.mlcc_pfq_egress), &opts);
+		EXPECT_EQ(err, 0) << std::strerror(-err);
+		EXPECT_EQ(static_cast<int>(opts.retval), kPass);
+		out.resize(err ? 0 : opts.data_size_out);
+		*tstamp = ctx.tstamp;
+		return out;
+	}
+
+	// An ACK through mlcc_pfq_ack, which leaves it as it came.
+	void ack(const Bytes &in) { EXPECT_EQ(run(skel_->progs.mlcc_pfq_ack, in, kPass), in); }
+
+	bool queue(mlcc_pfq_info *q)
+	{
+		mlcc_pfq_entry e;
+		if (!map_get(skel_->maps.mlcc_pfq, data_flow(), &e))
+			return false;
+		*q = e.info;
+		return true;
+	}
+
+	size_t queues() { return map_keys<mlcc_flow4>(skel_->maps.mlcc_pfq); }
+};
+
+// A flow's first segment makes its queue at R_init and leaves at once:
+// no backlog ahead, no credit learnt yet. Its option is DCI_r's, wherever
+// it lies among the others, its checksum right; the queue's next turn is
+// one segment's time at R_init later.
+TEST_F(MlccPfq, FirstSegmentMakesTheQueue)
+{
+	for (size_t before : { 0, 1, 3 }) {
+		SCOPED_TRACE("NOPs before it: " + std::to_string(before));
+		const mlcc_flow4 key = data_flow();
+		bpf_map_delete_elem(bpf_map__fd(skel_->maps.mlcc_pfq), &key);
+		const Bytes in = seg_frame({ .opts = options(Bytes(before, kTcpOptNop),
+							     data_opt(kVtfX | MLCC_F_OVERFLOW)) });
+		const Counts was = counts();
+		uint64_t t = 0;
+		const uint64_t t0 = mono_ns();
+		const Bytes out = egress(in, &t);
+		const uint64_t t1 = mono_ns();
+		EXPECT_EQ(out, stamped(in, before, 0, 0, out));
+		EXPECT_TRUE(l4_checksum_ok(out));
+		EXPECT_GE(t, t0);
+		EXPECT_LE(t, t1);
+		mlcc_pfq_info q = {};
+		ASSERT_TRUE(queue(&q));
+		EXPECT_EQ(q.rate, kInit);
+		EXPECT_EQ(q.next_tx_ns, t + in.size() * 1'000'000'000 / kInit);
+		EXPECT_EQ(q.pkts, 1u);
+		EXPECT_EQ(q.bytes, in.size());
+		EXPECT_EQ(q.q_c, 0u);
+		EXPECT_EQ(q.c_d, 0u);
+		EXPECT_EQ(counts(), plus(was, { { MLCC_NS_STAT_PFQ_DATA, 1 } }));
+	}
+}
+
+// The next segment waits its turn behind the first: it leaves at the
+// queue's next turn, and carries the backlog ahead of it, the first
+// segment less what left of it since (Q_c, at the queue's rate).
+TEST_F(MlccPfq, SegmentsQueueAtTheRate)
+{
+	const Bytes in = seg_frame({});
+	const uint64_t turn = in.size() * 1'000'000'000 / kInit;
+	uint64_t t1 = 0, t2 = 0;
+	egress(in, &t1);
+	const uint64_t now = mono_ns();
+	const Bytes out = egress(in, &t2);
+	EXPECT_EQ(t2, t1 + turn);
+	mlcc_pfq_info q = {};
+	ASSERT_TRUE(queue(&q));
+	EXPECT_EQ(q.next_tx_ns, t1 + 2 * turn);
+	// Q_c = (t2 - now') rate, now' in [now, now + turn)
+	EXPECT_LE(q.q_c, (t2 - now) * kInit / 1'000'000'000);
+	EXPECT_GE(q.q_c, in.size() / 2);
+	EXPECT_EQ(out, stamped(in, 0, 0, static_cast<uint32_t>(q.q_c), out));
+	EXPECT_TRUE(l4_checksum_ok(out));
+	EXPECT_EQ(q.pkts, 2u);
+}
+
+// An ACK_X sets the queue's rate to R_credit and its credit to C_R when
+// newer (serial arithmetic), which the next segment carries as C_D. The
+// ACK goes on as it came. R_credit is held in [R_min, R_init].
+TEST_F(MlccPfq, AckSetsRateAndCredit)
+{
+	const Bytes in = seg_frame({});
+	uint64_t t = 0;
+	egress(in, &t);
+	const Counts was = counts();
+	ack(ack_frame(options({}, ack_x_opt(5, 80))));
+	mlcc_pfq_info q = {};
+	ASSERT_TRUE(queue(&q));
+	EXPECT_EQ(q.c_d, 5u);
+	EXPECT_EQ(q.rate, 80u * 125);
+	EXPECT_EQ(q.acks, 1u);
+	ack(ack_frame(options({ kTcpOptNop }, ack_x_opt(4, 60)))); // older credit, new rate
+	ASSERT_TRUE(queue(&q));
+	EXPECT_EQ(q.c_d, 5u);
+	EXPECT_EQ(q.rate, 60u * 125);
+	ack(ack_frame(options({}, ack_x_opt(133, 1000)))); // 128 ahead: older; above R_init
+	ASSERT_TRUE(queue(&q));
+	EXPECT_EQ(q.c_d, 5u);
+	EXPECT_EQ(q.rate, kInit);
+	ack(ack_frame(options({}, ack_x_opt(6, 1)))); // below R_min
+	ASSERT_TRUE(queue(&q));
+	EXPECT_EQ(q.c_d, 6u);
+	EXPECT_EQ(q.rate, kInitMin);
+	EXPECT_EQ(counts(), plus(was, { { MLCC_NS_STAT_PFQ_ACK_X, 4 } }));
+	const Bytes out = egress(in, &t);
+	EXPECT_EQ(out[kOpts + 6], 6);
+}
+
+// ACK_Xs that carry no credit or no rate, or are of no queue here, change
+// nothing and are counted; other ACKs and truncated ones pass uncounted.
+TEST_F(MlccPfq, AckThatIsNotOneToTakeChangesNothing)
+{
+	uint64_t t = 0;
+	egress(seg_frame({}), &t);
+	mlcc_pfq_info was_q = {};
+	ASSERT_TRUE(queue(&was_q));
+	const Counts was = counts();
+	ack(ack_frame(options({}, ack_x_opt(0, 80))));
+	ack(ack_frame(options({}, ack_x_opt(5, 0))));
+	Bytes other = ack_frame(options({}, ack_x_opt(5, 80)));
+	put16(other, kL4, kDstPort + 1); // the sum changes, unchecked here
+	ack(other);
+	ack(ack_frame(options({}, ack_x_opt(5, 80, 1000, MLCC_TYPE_ACK_E))));
+	ack(ack_frame({}));
+	ack(ack_frame(options({}, data_opt())));
+	expect_cuts(skel_->progs.mlcc_pfq_ack, ack_frame(options({}, ack_x_opt(5, 80))), kL4,
+		    [](size_t) { return kPass; });
+	mlcc_pfq_info q = {};
+	ASSERT_TRUE(queue(&q));
+	EXPECT_EQ(std::memcmp(&q, &was_q, sizeof(q)), 0);
+	EXPECT_EQ(queues(), 1u);
+	EXPECT_EQ(counts(), plus(was, { { MLCC_NS_STAT_PFQ_ACK_MALFORMED, 2 },
+					{ MLCC_NS_STAT_PFQ_ACK_NO_FLOW, 1 } }));
+}
+
+// A FIN leaves behind the queue, which goes with it; so does a RST.
+TEST_F(MlccPfq, FinOrRstFreesTheQueue)
+{
+	for (uint8_t flag : { kTcpFin, uint8_t{ 0x04 } }) {
+		SCOPED_TRACE("flags " + std::to_string(flag));
+		uint64_t t = 0, t_fin = 0;
+		egress(seg_frame({}), &t);
+		mlcc_pfq_info q = {};
+		ASSERT_TRUE(queue(&q));
+		const Counts was = counts();
+		const Bytes fin = seg_frame({ .flags = static_cast<uint8_t>(kTcpAck | flag),
+					      .payload = 0, .opts = {} });
+		EXPECT_EQ(egress(fin, &t_fin), fin);
+		EXPECT_EQ(t_fin, q.next_tx_ns);
+		EXPECT_EQ(queues(), 0u);
+		EXPECT_EQ(counts(), plus(was, { { MLCC_NS_STAT_PFQ_CLOSED, 1 } }));
+	}
+}
+
+// With the table full a new flow is not queued (the port's shared queue):
+// its segment leaves as it came, counted.
+TEST_F(MlccPfq, FullTableLeavesANewFlowAlone)
+{
+	for (uint32_t i = 0; i < 4096; i++)
+		map_put(skel_->maps.mlcc_pfq, mlcc_flow4{ i, 0, 0, 0 }, mlcc_pfq_entry{});
+	const Bytes in = seg_frame({});
+	uint64_t t = 0;
+	EXPECT_EQ(egress(in, &t), in);
+	EXPECT_EQ(t, 0u);
+	EXPECT_EQ(counts(), plus(Counts(__MLCC_NS_STAT_MAX), { { MLCC_NS_STAT_PFQ_FULL, 1 } }));
+}
+
+// What is no data segment with the option leaves as it came, untimed,
+// counted nowhere, no queue made: every frame below, and a data segment
+// cut short at every length.
+TEST_F(MlccPfq, OtherFramesPassUntimed)
+{
+	std::vector<std::pair<std::string, Bytes>> frames;
+	frames.emplace_back("pure ack", seg_frame({ .flags = kTcpAck, .payload = 0 }));
+	frames.emplace_back("no option", seg_frame({ .opts = {} }));
+	frames.emplace_back("other ExID", seg_opts({}, data_opt(kVtfX, 3, 0x4d4d)));
+	frames.emplace_back("ack type",
+			    seg_opts({}, data_opt(MLCC_VTF(MLCC_TYPE_ACK_X, MLCC_F_CROSS))));
+	frames.emplace_back("udp", seg_frame({ .proto = IPPROTO_UDP }));
+	frames.emplace_back("later fragment", seg_frame({ .frag = 0x00b9 }));
+	for (const auto &[what, bytes] : frames) {
+		SCOPED_TRACE(what);
+		uint64_t t = 0;
+		EXPECT_EQ(egress(bytes, &t), bytes);
+		EXPECT_EQ(t, 0u);
+	}
+	expect_cuts(skel_->progs.mlcc_pfq_egress, seg_frame({}), kL4, [](size_t) { return kPass; });
+	EXPECT_EQ(queues(), 0u);
+	EXPECT_EQ(counts(), Counts(__MLCC_NS_STAT_MAX));
+}
+
 } // namespace

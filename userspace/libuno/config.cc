@@ -18,6 +18,7 @@
 
 #include "core_types.h"
 #include "hpcc_core.h"
+#include "mlcc_core.h"
 #include "params.h"
 #include "ndt_units.h"
 #include "phantom_units.h"
@@ -781,11 +782,14 @@ std::optional<RfxConf> Parser::reflex_role(uint32_t role, const toml::table &t)
 	return role_checked(r, before, t, sect, rfx_conf_error(r));
 }
 
-// [mlcc.dci] or [mlcc.sender]: a near-source role (mlcc_ns_conf_error()).
+// [mlcc.dci], [mlcc.sender] or [mlcc.dcir]: a tc role
+// (mlcc_ns_conf_error()).
 std::optional<MlccNsConf> Parser::mlcc_ns_role(uint32_t role, const toml::table &t)
 {
 	const std::string sect = std::string("mlcc.") + mlcc_ns_role_name(role);
-	const bool dci = role == MLCC_NS_ROLE_DCI;
+	const bool dci = role != MLCC_NS_ROLE_SENDER; // a DCI's LAN port
+	const bool dcis = role == MLCC_NS_ROLE_DCI;
+	const bool rate = role != MLCC_NS_ROLE_DCI;
 	MlccNsConf r;
 	r.role = role;
 	size_t before = errors.size();
@@ -804,14 +808,14 @@ std::optional<MlccNsConf> Parser::mlcc_ns_role(uint32_t role, const toml::table 
 		if ((dci && k == "lan") || (!dci && k == "dev")) {
 			if (auto n = ifname(node, key))
 				r.dev = *n;
-		} else if (dci && k == "wan") {
+		} else if (dcis && k == "wan") {
 			rfx_names(node, key, r.wan);
-		} else if (dci && k == "addr") {
+		} else if (dcis && k == "addr") {
 			if (auto a = ipv4_addr(node, key))
 				r.cfg.lan_addr = *a;
 		} else if (!dci && k == "dcis") {
 			ipv4_addrs(node, key, r.dcis);
-		} else if (!dci && k == "line-mbps") {
+		} else if (rate && k == "line-mbps") {
 			if (auto n = count(HPCC_RATE_MAX / 125000))
 				r.cfg.line_rate = *n * 125000;
 		} else if (!dci && k == "rtt-ns-us") {
@@ -824,10 +828,11 @@ std::optional<MlccNsConf> Parser::mlcc_ns_role(uint32_t role, const toml::table 
 	return role_checked(r, before, t, sect, mlcc_ns_conf_error(r));
 }
 
-// [mlcc]: the cgroup's program (cgroup, remote, rtt-d-us, and HPCC end to
-// end's hpcc-line-mbps), and the
-// near-source roles of this namespace in [mlcc.dci] and [mlcc.sender]; a
-// table with only roles attaches no cgroup program.
+// [mlcc]: the cgroup's program (cgroup, remote, rtt-d-us, HPCC end to
+// end's hpcc-line-mbps, the credit loop's credit-line-mbps, rtt-c-us,
+// theta-us and dt-us), and the tc roles of this namespace in [mlcc.dci],
+// [mlcc.sender] and [mlcc.dcir]; a table with only roles attaches no
+// cgroup program.
 void Parser::mlcc_section(const toml::table &t, Config &c)
 {
 	MlccConf m;
@@ -837,8 +842,10 @@ void Parser::mlcc_section(const toml::table &t, Config &c)
 	for (const auto &[k, np] : in_file_order(t)) {
 		const toml::node &node = *np;
 		auto bad = [&](const std::string &what) { error(node, "mlcc." + k + ": " + what); };
-		if (k == "dci" || k == "sender") {
-			const uint32_t role = k == "dci" ? MLCC_NS_ROLE_DCI : MLCC_NS_ROLE_SENDER;
+		if (k == "dci" || k == "sender" || k == "dcir") {
+			const uint32_t role = k == "dci"    ? MLCC_NS_ROLE_DCI :
+					      k == "sender" ? MLCC_NS_ROLE_SENDER :
+							      MLCC_NS_ROLE_DCI_R;
 			roles = true;
 			if (auto sub = node.as_table()) {
 				if (auto r = mlcc_ns_role(role, *sub))
@@ -867,22 +874,39 @@ void Parser::mlcc_section(const toml::table &t, Config &c)
 				bad("expected an integer, 1.." + std::to_string(HPCC_T_MAX / 1000));
 			else
 				m.cfg.rtt_d_ns = static_cast<uint32_t>(i->get()) * 1000;
-		} else if (k == "hpcc-line-mbps") {
+		} else if (k == "hpcc-line-mbps" || k == "credit-line-mbps") {
 			auto i = node.as_integer();
 			if (!i || i->get() < 1 || i->get() > int64_t(HPCC_RATE_MAX / 125000))
 				bad("expected an integer, 1.." + std::to_string(HPCC_RATE_MAX / 125000));
-			else
+			else if (k == "hpcc-line-mbps")
 				m.cfg.hpcc_line_rate = static_cast<uint64_t>(i->get()) * 125000;
+			else
+				m.cfg.credit_line_rate = static_cast<uint64_t>(i->get()) * 125000;
+		} else if (k == "rtt-c-us" || k == "theta-us" || k == "dt-us") {
+			uint32_t *ns = k == "rtt-c-us" ? &m.cfg.rtt_c_ns :
+				       k == "theta-us" ? &m.cfg.theta_ns :
+							 &m.cfg.d_t_ns;
+			auto i = node.as_integer();
+			if (!i || i->get() < 1 || i->get() > int64_t(MLCC_RTT_C_MAX / 1000))
+				bad("expected an integer, 1.." + std::to_string(MLCC_RTT_C_MAX / 1000));
+			else
+				*ns = static_cast<uint32_t>(i->get()) * 1000;
 		} else {
 			bad("unknown option");
 		}
 	}
 	const bool program = t.contains("cgroup") || t.contains("remote") ||
-			     t.contains("rtt-d-us") || t.contains("hpcc-line-mbps");
+			     t.contains("rtt-d-us") || t.contains("hpcc-line-mbps") ||
+			     t.contains("credit-line-mbps") || t.contains("rtt-c-us") ||
+			     t.contains("theta-us") || t.contains("dt-us");
 	if (!t.contains("cgroup") && (program || !roles))
 		error(t, "[mlcc]: 'cgroup' is required");
-	if (errors.size() == before && program)
-		c.mlcc = m;
+	if (errors.size() == before && program) {
+		if (const std::string err = mlcc_credit_error(m.cfg); !err.empty())
+			error(t, "[mlcc]: " + err);
+		else
+			c.mlcc = m;
+	}
 }
 
 void Parser::reflex_section(const toml::table &t, Config &c)

@@ -78,27 +78,44 @@ std::string prefix4_text(const rfx_prefix4 &p);
 
 // [mlcc], or unoctl mlcc attach: MLCC's sockops program (bpf/mlcc.bpf.c)
 // on a cgroup v2 directory, for the whole machine; rtt-d 100 us and every
-// remote address unless set, HPCC end to end (hpcc-line-mbps) only if set.
+// remote address unless set, HPCC end to end (hpcc-line-mbps) and the
+// credit loop (credit-line-mbps, with rtt-c-us; theta 18 ms and D_t 1 ms
+// unless set) only if set.
 struct MlccConf {
 	std::string cgroup;
-	mlcc_cfg cfg = {
-		.remote_addr = 0, .remote_len = 0, .rtt_d_ns = 100000, .pad = 0, .hpcc_line_rate = 0
-	};
+	mlcc_cfg cfg = { .remote_addr = 0,
+			 .remote_len = 0,
+			 .rtt_d_ns = 100000,
+			 .pad = 0,
+			 .hpcc_line_rate = 0,
+			 .credit_line_rate = 0,
+			 .rtt_c_ns = 0,
+			 .theta_ns = 18000000, // MLCC_DEF_THETA_NS
+			 .d_t_ns = 1000000,    // MLCC_DEF_D_T_NS
+			 .pad2 = 0 };
 
 	bool operator==(const MlccConf &o) const
 	{
 		return cgroup == o.cgroup && cfg.remote_addr == o.cfg.remote_addr &&
 		       cfg.remote_len == o.cfg.remote_len && cfg.rtt_d_ns == o.cfg.rtt_d_ns &&
-		       cfg.hpcc_line_rate == o.cfg.hpcc_line_rate;
+		       cfg.hpcc_line_rate == o.cfg.hpcc_line_rate &&
+		       cfg.credit_line_rate == o.cfg.credit_line_rate &&
+		       cfg.rtt_c_ns == o.cfg.rtt_c_ns && cfg.theta_ns == o.cfg.theta_ns &&
+		       cfg.d_t_ns == o.cfg.d_t_ns;
 	}
 };
 
-// A role of MLCC's near-source loop (bpf/mlcc_ns.bpf.c) in this
-// namespace: [mlcc.dci], [mlcc.sender], or unoctl mlcc dci|sender.
+// What is wrong with the credit loop's constants of c (mlcc_params_valid()
+// on them), if it is on; "" if nothing.
+std::string mlcc_credit_error(const mlcc_cfg &c);
+
+// A tc role of MLCC (bpf/mlcc_ns.bpf.c) in this namespace: [mlcc.dci],
+// [mlcc.sender], [mlcc.dcir], or unoctl mlcc dci|sender|dcir.
 struct MlccNsConf {
 	uint32_t role = MLCC_NS_ROLE_SENDER;
-	mlcc_ns_cfg cfg = {}; // dci: lan_addr (0: the LAN port's); sender: the law
-	std::string dev;	      // dci: its LAN port; sender: its device
+	mlcc_ns_cfg cfg = {}; // dci: lan_addr (0: the LAN port's); sender: the law;
+			      // dcir: R_init
+	std::string dev;	      // dci, dcir: its LAN port; sender: its device
 	std::vector<std::string> wan; // dci: its WAN ports
 	std::vector<uint32_t> dcis;   // sender: their addresses, network order
 
@@ -117,7 +134,7 @@ struct Config {
 	std::vector<LbConf> lbs;
 	std::vector<RfxConf> reflex; // a role at most once
 	std::optional<MlccConf> mlcc;	 // [mlcc]'s cgroup program
-	std::vector<MlccNsConf> mlcc_ns; // [mlcc.dci], [mlcc.sender]: a role at most once
+	std::vector<MlccNsConf> mlcc_ns; // [mlcc.ROLE]: a role at most once
 	// [unorc]: the transport's defaults for unorc and unoperf, each key's
 	// values as text, checked by its knob. Nothing for unod to apply.
 	unorc::KnobTexts unorc;

@@ -268,6 +268,20 @@ const BadFile kBadFiles[] = {
 	  "mlcc.sender.rtt-ns-us: expected an integer, 1..134217" },
 	{ "mlcc sender dci", "[mlcc.sender]\ndcis = [\"x\"]\n", 2,
 	  "mlcc.sender.dcis: expected an IPv4 address" },
+	{ "mlcc credit rate", "[mlcc]\ncgroup = \"/c\"\ncredit-line-mbps = 0\n", 3,
+	  "mlcc.credit-line-mbps: expected an integer, 1..549755" },
+	{ "mlcc credit no rtt-c", "[mlcc]\ncgroup = \"/c\"\ncredit-line-mbps = 50\n", 1,
+	  "[mlcc]: rtt-c-us must be rtt-d-us to 1073741 us" },
+	{ "mlcc credit theta", "[mlcc]\ncgroup = \"/c\"\ntheta-us = 0\n", 3,
+	  "mlcc.theta-us: expected an integer, 1..1073741" },
+	{ "mlcc credit dt above theta",
+	  "[mlcc]\ncgroup = \"/c\"\ncredit-line-mbps = 50\nrtt-c-us = 20000\ntheta-us = 100\n"
+	  "dt-us = 200\n",
+	  1, "[mlcc]: theta-us must be 1 to 536870 us, and dt-us at most theta-us" },
+	{ "mlcc dcir no rate", "[mlcc.dcir]\nlan = \"down0\"\n", 1,
+	  "[mlcc.dcir]: dcir: line rate (R_init) out of 1 to 68719 Mbit/s" },
+	{ "mlcc dcir wan", "[mlcc.dcir]\nlan = \"a\"\nline-mbps = 50\nwan = [\"b\"]\n", 4,
+	  "mlcc.dcir.wan: unknown option" },
 	{ "bad rate", "[[qdisc]]\ndev = \"eth0\"\nrate = \"fast\"\n", 3, "qdisc.rate: expected a rate" },
 	{ "zero rate", "[[qdisc]]\ndev = \"eth0\"\nrate = \"0bit\"\n", 3, "qdisc.rate" },
 	{ "bad size", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\nlimit = \"lots\"\n", 4,
@@ -889,6 +903,20 @@ TEST(ConfigMlcc, EveryKey)
 	ASSERT_TRUE(r.config) << format_error("", r.errors[0]);
 	EXPECT_EQ(r.config->mlcc->cfg.hpcc_line_rate, 12500000u);
 	EXPECT_FALSE(r.config->qdiscs.size());
+	EXPECT_EQ(r.config->mlcc->cfg.credit_line_rate, 0u);
+	// the credit loop, and its theta and D_t at the paper's unless set
+	r = parse("[mlcc]\ncgroup = \"/c\"\nrtt-d-us = 2500\ncredit-line-mbps = 50\n"
+		  "rtt-c-us = 27000\n");
+	ASSERT_TRUE(r.config) << format_error("", r.errors[0]);
+	EXPECT_EQ(r.config->mlcc->cfg.credit_line_rate, 6250000u);
+	EXPECT_EQ(r.config->mlcc->cfg.rtt_c_ns, 27000000u);
+	EXPECT_EQ(r.config->mlcc->cfg.theta_ns, 18000000u);
+	EXPECT_EQ(r.config->mlcc->cfg.d_t_ns, 1000000u);
+	r = parse("[mlcc]\ncgroup = \"/c\"\nrtt-d-us = 2500\ncredit-line-mbps = 50\n"
+		  "rtt-c-us = 27000\ntheta-us = 81000\ndt-us = 4500\n");
+	ASSERT_TRUE(r.config) << format_error("", r.errors[0]);
+	EXPECT_EQ(r.config->mlcc->cfg.theta_ns, 81000000u);
+	EXPECT_EQ(r.config->mlcc->cfg.d_t_ns, 4500000u);
 }
 
 TEST(ConfigMlcc, PlanAttachesAndDetaches)
@@ -911,6 +939,11 @@ TEST(ConfigMlcc, PlanAttachesAndDetaches)
 	p = plan_config(&a, b);
 	ASSERT_TRUE(p.mlcc_attach);
 	EXPECT_EQ(p.mlcc_attach->cfg.hpcc_line_rate, 12500000u);
+	b = a;
+	b.mlcc->cfg.d_t_ns = 4500000;
+	p = plan_config(&a, b);
+	ASSERT_TRUE(p.mlcc_attach);
+	EXPECT_EQ(p.mlcc_attach->cfg.d_t_ns, 4500000u);
 
 	Config c = a;
 	c.mlcc.reset();
@@ -931,6 +964,10 @@ dev = "eth0"
 dcis = ["10.10.0.254"]
 line-mbps = 100
 rtt-ns-us = 4500
+
+[mlcc.dcir]
+lan = "down0"
+line-mbps = 50
 )";
 
 TEST(ConfigMlcc, NearSourceRoles)
@@ -938,8 +975,12 @@ TEST(ConfigMlcc, NearSourceRoles)
 	auto r = parse(kMlccNs);
 	ASSERT_TRUE(r.errors.empty()) << format_error("", r.errors[0]);
 	EXPECT_FALSE(r.config->mlcc); // roles only: no cgroup program
-	ASSERT_EQ(r.config->mlcc_ns.size(), 2u);
+	ASSERT_EQ(r.config->mlcc_ns.size(), 3u);
 	const MlccNsConf &d = r.config->mlcc_ns[0], &h = r.config->mlcc_ns[1];
+	const MlccNsConf &q = r.config->mlcc_ns[2];
+	EXPECT_EQ(q.role, (uint32_t)MLCC_NS_ROLE_DCI_R);
+	EXPECT_EQ(q.dev, "down0");
+	EXPECT_EQ(q.cfg.line_rate, 6250000u);
 	EXPECT_EQ(d.role, (uint32_t)MLCC_NS_ROLE_DCI);
 	EXPECT_EQ(d.dev, "down0");
 	EXPECT_EQ(d.wan, (std::vector<std::string>{ "wan1", "wan2" }));
@@ -953,14 +994,14 @@ TEST(ConfigMlcc, NearSourceRoles)
 	r = parse(std::string(kMlcc) + kMlccNs);
 	ASSERT_TRUE(r.errors.empty()) << format_error("", r.errors[0]);
 	EXPECT_TRUE(r.config->mlcc);
-	EXPECT_EQ(r.config->mlcc_ns.size(), 2u);
+	EXPECT_EQ(r.config->mlcc_ns.size(), 3u);
 }
 
 TEST(ConfigMlcc, PlanPutsAndTakesOffRoles)
 {
 	const Config a = *parse(kMlccNs).config;
 	ConfigPlan first = plan_config(nullptr, a);
-	ASSERT_EQ(first.mlcc_ns_attach.size(), 2u);
+	ASSERT_EQ(first.mlcc_ns_attach.size(), 3u);
 	EXPECT_TRUE(first.mlcc_ns_detach.empty());
 	EXPECT_FALSE(first.mlcc_attach);
 	EXPECT_TRUE(plan_config(&a, a).empty());
@@ -977,6 +1018,11 @@ TEST(ConfigMlcc, PlanPutsAndTakesOffRoles)
 	p = plan_config(&a, c);
 	EXPECT_TRUE(p.mlcc_ns_attach.empty());
 	EXPECT_EQ(p.mlcc_ns_detach, std::vector<uint32_t>{ MLCC_NS_ROLE_DCI });
+	c = a;
+	c.mlcc_ns[2].cfg.line_rate = 12500000;
+	p = plan_config(&a, c);
+	ASSERT_EQ(p.mlcc_ns_attach.size(), 1u);
+	EXPECT_EQ(p.mlcc_ns_attach[0].role, (uint32_t)MLCC_NS_ROLE_DCI_R);
 }
 
 // --- [unorc]: UnoRC's defaults for unorc and unoperf ---------------------

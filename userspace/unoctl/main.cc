@@ -517,7 +517,7 @@ int mlcc_attach(const std::vector<std::string> &args)
 	return kExitOk;
 }
 
-// A near-source role here: unoctl mlcc dci|sender KEY VALUE...
+// A tc role here: unoctl mlcc dci|sender|dcir KEY VALUE...
 int mlcc_ns_attach(uint32_t role, const std::vector<std::string> &args)
 {
 	uno::MlccNsConf c;
@@ -534,7 +534,7 @@ int mlcc_ns_attach(uint32_t role, const std::vector<std::string> &args)
 	return kExitOk;
 }
 
-// unoctl mlcc detach [dci|sender]: the cgroup's program, or a role here.
+// unoctl mlcc detach [dci|sender|dcir]: the cgroup's program, or a role here.
 int mlcc_detach(const std::string &role)
 {
 	if (role.empty()) {
@@ -546,7 +546,7 @@ int mlcc_detach(const std::string &role)
 			uno::mlcc_ns_detach(r);
 			return kExitOk;
 		}
-	return fail("mlcc detach: expected nothing (the cgroup's program), dci or sender",
+	return fail("mlcc detach: expected nothing (the cgroup's program), dci, sender or dcir",
 		    kExitUsage);
 }
 
@@ -828,7 +828,7 @@ int main(int argc, char **argv)
 	std::vector<std::string> mlcc_args;
 	auto *mlcc_attach_cmd = mlcc->add_subcommand(
 		"attach", "attach (CAP_BPF, CAP_NET_ADMIN): cgroup PATH [remote A.B.C.D/LEN] [rtt-d-us N] "
-		"[hpcc-line-mbps N]");
+		"[hpcc-line-mbps N] [credit-line-mbps N rtt-c-us N [theta-us N] [dt-us N]]");
 	mlcc_attach_cmd->add_option("args", mlcc_args, "KEY VALUE pairs")->required();
 	auto *mlcc_dci_cmd = mlcc->add_subcommand(
 		"dci", "DCI_s's near-source loop here: lan DEV wan DEV [wan DEV...] [addr A.B.C.D]");
@@ -836,12 +836,16 @@ int main(int argc, char **argv)
 	auto *mlcc_sender_cmd = mlcc->add_subcommand(
 		"sender", "a sender takes Switch-INTs: dev DEV dci A.B.C.D line-mbps N rtt-ns-us N");
 	mlcc_sender_cmd->add_option("args", mlcc_args, "KEY VALUE pairs")->required();
+	auto *mlcc_dcir_cmd = mlcc->add_subcommand(
+		"dcir", "DCI_r's per-flow queues here (fq on the port): lan DEV line-mbps N");
+	mlcc_dcir_cmd->add_option("args", mlcc_args, "KEY VALUE pairs")->required();
 	auto *mlcc_show_cmd = mlcc->add_subcommand(
-		"show", "settings, counters and received flows; the near-source roles here");
+		"show", "settings, counters and received flows; the tc roles here");
 	auto *mlcc_detach_cmd = mlcc->add_subcommand(
-		"detach", "take it off its cgroup, or a near-source role off: dci|sender");
+		"detach", "take it off its cgroup, or a tc role off: dci|sender|dcir");
 	std::string mlcc_role;
-	mlcc_detach_cmd->add_option("role", mlcc_role, "dci or sender (none: the cgroup's program)");
+	mlcc_detach_cmd->add_option("role", mlcc_role,
+				    "dci, sender or dcir (none: the cgroup's program)");
 
 	auto *sock = app.add_subcommand("sock", "TCP sockets");
 	sock->require_subcommand(1);
@@ -901,6 +905,8 @@ int main(int argc, char **argv)
 			return mlcc_ns_attach(MLCC_NS_ROLE_DCI, mlcc_args);
 		if (*mlcc_sender_cmd)
 			return mlcc_ns_attach(MLCC_NS_ROLE_SENDER, mlcc_args);
+		if (*mlcc_dcir_cmd)
+			return mlcc_ns_attach(MLCC_NS_ROLE_DCI_R, mlcc_args);
 		if (*mlcc_show_cmd)
 			return mlcc_show();
 		if (*mlcc_detach_cmd)

@@ -315,6 +315,18 @@ TEST(MlccParse, DefaultsAndEverySetting)
 	EXPECT_EQ(c.cfg.hpcc_line_rate, 0U);
 	EXPECT_EQ(unoctl::mlcc_parse(c, { "cgroup", "/cg", "hpcc-line-mbps", "100" }), "");
 	EXPECT_EQ(c.cfg.hpcc_line_rate, 12500000U);
+	EXPECT_EQ(c.cfg.credit_line_rate, 0U);
+	EXPECT_EQ(c.cfg.theta_ns, 18000000U);
+	EXPECT_EQ(c.cfg.d_t_ns, 1000000U);
+	uno::MlccConf k;
+	EXPECT_EQ(unoctl::mlcc_parse(k, { "cgroup", "/cg", "rtt-d-us", "2500", "credit-line-mbps",
+					  "50", "rtt-c-us", "27000", "theta-us", "81000", "dt-us",
+					  "4500" }),
+		  "");
+	EXPECT_EQ(k.cfg.credit_line_rate, 6250000U);
+	EXPECT_EQ(k.cfg.rtt_c_ns, 27000000U);
+	EXPECT_EQ(k.cfg.theta_ns, 81000000U);
+	EXPECT_EQ(k.cfg.d_t_ns, 4500000U);
 }
 
 TEST(MlccParse, WhatIsWrong)
@@ -324,7 +336,8 @@ TEST(MlccParse, WhatIsWrong)
 		{ { "remote", "10.0.0.0/8" }, "cgroup PATH is required" },
 		{ { "cgroup", "/a", "cgroup", "/b" }, "cgroup: set twice" },
 		{ { "cgroup", "/a", "dev", "eth0" },
-		  "dev: not a setting (cgroup, remote, rtt-d-us, hpcc-line-mbps)" },
+		  "dev: not a setting (cgroup, remote, rtt-d-us, hpcc-line-mbps, credit-line-mbps, "
+		  "rtt-c-us, theta-us, dt-us)" },
 		{ { "cgroup", "/a", "remote", "10.0.0.1/8" },
 		  "remote 10.0.0.1/8: expected A.B.C.D/LEN without host bits" },
 		{ { "cgroup", "/a", "rtt-d-us", "0" }, "rtt-d-us 0: expected 1 to 134217" },
@@ -333,6 +346,17 @@ TEST(MlccParse, WhatIsWrong)
 		{ { "cgroup", "/a", "hpcc-line-mbps", "0" }, "hpcc-line-mbps 0: expected 1 to 549755" },
 		{ { "cgroup", "/a", "hpcc-line-mbps", "549756" },
 		  "hpcc-line-mbps 549756: expected 1 to 549755" },
+		{ { "cgroup", "/a", "credit-line-mbps", "0" }, "credit-line-mbps 0: expected 1 to 549755" },
+		{ { "cgroup", "/a", "credit-line-mbps", "50" },
+		  "rtt-c-us must be rtt-d-us to 1073741 us" },
+		{ { "cgroup", "/a", "credit-line-mbps", "50", "rtt-d-us", "200", "rtt-c-us", "100" },
+		  "rtt-c-us must be rtt-d-us to 1073741 us" },
+		{ { "cgroup", "/a", "credit-line-mbps", "50", "rtt-d-us", "10", "rtt-c-us", "20000" },
+		  "rtt-c-us / rtt-d-us (Eq. 1's n) above 1024" },
+		{ { "cgroup", "/a", "credit-line-mbps", "50", "rtt-c-us", "20000", "theta-us", "1000",
+		    "dt-us", "2000" },
+		  "theta-us must be 1 to 536870 us, and dt-us at most theta-us" },
+		{ { "cgroup", "/a", "theta-us", "1073742" }, "theta-us 1073742: expected 1 to 1073741" },
 	};
 	for (const auto &[args, err] : bad) {
 		uno::MlccConf c;
@@ -365,7 +389,9 @@ uno::MlccStatus mlcc_status()
 TEST(MlccJson, EveryField)
 {
 	EXPECT_EQ(unoctl::mlcc_json(mlcc_status(), {}).dump(),
-		  R"({"attached":true,"cgroup_id":1,"counters":{"echo_malformed":0,"echo_no_flow":0,)"
+		  R"({"attached":true,"cgroup_id":1,"counters":{"ack_x_malformed":0,"ack_x_no_flow":0,)"
+		  R"("ack_x_no_room":0,"ack_x_taken":0,"ack_x_written":0,"credit_no_state":0,)"
+		  R"("credit_rounds":0,"credit_segs":0,"echo_malformed":0,"echo_no_flow":0,)"
 		  R"("echo_no_room":0,"echo_no_rtt":0,"echo_taken":0,"echo_written":0,"opt_no_room":0,)"
 		  R"("opt_written":9,)"
 		  R"("rx_flows_full":0,"rx_segs":8},"flows":[{"dst":"10.200.1.1:5201",)"
@@ -391,10 +417,13 @@ TEST(MlccJson, Hpcc)
 	const json j = unoctl::mlcc_json(s, {});
 	EXPECT_EQ(j["hpcc"].dump(),
 		  R"({"flows":[{"base_rtt_us":4473,"commits":0,"dst":"10.100.2.1:5201","hops":[],)"
-		  R"("r_line_bps":100000000,"r_ns_bps":50000000,"src":"10.100.1.1:40000","taken":4,)"
+		  R"("r_dqm_bar_bps":0,"r_line_bps":100000000,"r_ns_bps":50000000,)"
+		  R"("src":"10.100.1.1:40000","taken":4,)"
 		  R"("u":1.0}],"line_bps":100000000})");
 	EXPECT_EQ(unoctl::mlcc_text(s, {}),
 		  "mlcc cgroup 1 remote 10.200.0.0/16 rtt-d-us 10000 hpcc-line-mbps 100\n"
+		  "  ack_x_malformed 0\n  ack_x_no_flow 0\n  ack_x_no_room 0\n  ack_x_taken 0\n"
+		  "  ack_x_written 0\n  credit_no_state 0\n  credit_rounds 0\n  credit_segs 0\n"
 		  "  echo_malformed 0\n  echo_no_flow 0\n  echo_no_room 0\n  echo_no_rtt 0\n"
 		  "  echo_taken 0\n  echo_written 0\n  opt_no_room 0\n  opt_written 9\n"
 		  "  rx_flows_full 0\n  rx_segs 8\n"
@@ -407,6 +436,8 @@ TEST(MlccText, Lines)
 {
 	EXPECT_EQ(unoctl::mlcc_text(mlcc_status(), {}),
 		  "mlcc cgroup 1 remote 10.200.0.0/16 rtt-d-us 10000\n"
+		  "  ack_x_malformed 0\n  ack_x_no_flow 0\n  ack_x_no_room 0\n  ack_x_taken 0\n"
+		  "  ack_x_written 0\n  credit_no_state 0\n  credit_rounds 0\n  credit_segs 0\n"
 		  "  echo_malformed 0\n  echo_no_flow 0\n  echo_no_room 0\n  echo_no_rtt 0\n"
 		  "  echo_taken 0\n  echo_written 0\n  opt_no_room 0\n  opt_written 9\n"
 		  "  rx_flows_full 0\n  rx_segs 8\n"
@@ -432,6 +463,11 @@ TEST(MlccNsParse, EveryRoleAndSetting)
 	EXPECT_EQ(h.dcis, std::vector<uint32_t>{ htonl(0x0a0a00fe) });
 	EXPECT_EQ(h.cfg.line_rate, 12500000U);
 	EXPECT_EQ(h.cfg.rtt_ns_ns, 1000000U);
+	uno::MlccNsConf r;
+	r.role = MLCC_NS_ROLE_DCI_R;
+	EXPECT_EQ(unoctl::mlcc_ns_parse(r, { "lan", "down0", "line-mbps", "50" }), "");
+	EXPECT_EQ(r.dev, "down0");
+	EXPECT_EQ(r.cfg.line_rate, 6250000U);
 }
 
 TEST(MlccNsParse, WhatIsWrong)
@@ -460,6 +496,13 @@ TEST(MlccNsParse, WhatIsWrong)
 		  "sender: rtt-ns out of 1 to 134217 us" },
 		{ MLCC_NS_ROLE_SENDER, { "line-mbps", "549756" }, "line-mbps 549756: expected 1 to 549755" },
 		{ MLCC_NS_ROLE_SENDER, { "rtt-ns-us", "0" }, "rtt-ns-us 0: expected 1 to 134217" },
+		{ MLCC_NS_ROLE_DCI_R, { "line-mbps", "50" }, "dcir: its LAN port (lan) is required" },
+		{ MLCC_NS_ROLE_DCI_R, { "lan", "down0" },
+		  "dcir: line rate (R_init) out of 1 to 68719 Mbit/s" },
+		{ MLCC_NS_ROLE_DCI_R, { "lan", "down0", "wan", "wan1" },
+		  "wan: not a setting of dcir (lan, line-mbps)" },
+		{ MLCC_NS_ROLE_DCI_R, { "lan", "down0", "line-mbps", "68720" },
+		  "dcir: line rate (R_init) out of 1 to 68719 Mbit/s" },
 	};
 	for (const auto &b : bad) {
 		uno::MlccNsConf c;
@@ -498,14 +541,19 @@ TEST(MlccJson, NearSourceRoles)
 {
 	EXPECT_EQ(unoctl::mlcc_json({}, mlcc_ns_status())["near_source"].dump(),
 		  R"([{"addr":"10.10.0.254","counters":{"dci_cleared":0,"dci_clone_err":0,)"
-		  R"("dci_data":5,"swint_build_err":0,"swint_built":5,)"
+		  R"("dci_data":5,"pfq_ack_malformed":0,"pfq_ack_no_flow":0,"pfq_ack_x":0,)"
+		  R"("pfq_closed":0,"pfq_data":0,"pfq_full":0,"pfq_rewrite_err":0,)"
+		  R"("swint_build_err":0,"swint_built":5,)"
 		  R"("swint_foreign":0,"swint_malformed":0,"swint_no_flow":0,"swint_no_route":0,)"
 		  R"("swint_taken":0},"role":"dci"},{"counters":{"dci_cleared":0,"dci_clone_err":0,)"
-		  R"("dci_data":0,"swint_build_err":0,"swint_built":0,)"
+		  R"("dci_data":0,"pfq_ack_malformed":0,"pfq_ack_no_flow":0,"pfq_ack_x":0,)"
+		  R"("pfq_closed":0,"pfq_data":0,"pfq_full":0,"pfq_rewrite_err":0,)"
+		  R"("swint_build_err":0,"swint_built":0,)"
 		  R"("swint_foreign":0,"swint_malformed":0,"swint_no_flow":0,"swint_no_route":0,)"
 		  R"("swint_taken":4},"dcis":["10.10.0.254"],"flows":[{"base_rtt_us":0,"commits":2,)"
 		  R"("dst":"10.200.1.1:5201","hops":[{"qlen":64000,"rate_bps":50000000,)"
-		  R"("ts":1000000,"tx":1000000}],"r_line_bps":100000000,"r_ns_bps":50000000,)"
+		  R"("ts":1000000,"tx":1000000}],"r_dqm_bar_bps":0,"r_line_bps":100000000,)"
+		  R"("r_ns_bps":50000000,)"
 		  R"("src":"10.100.1.1:40000","taken":4,"u":1.0}],"line_bps":100000000,)"
 		  R"("role":"sender","rtt_ns_us":1000}])");
 	EXPECT_EQ(unoctl::mlcc_text({}, mlcc_ns_status()),
@@ -513,6 +561,67 @@ TEST(MlccJson, NearSourceRoles)
 		  "mlcc dci\n  dci_data 5\n  swint_built 5\n"
 		  "mlcc sender\n  swint_taken 4\n"
 		  "  flow 10.100.1.1:40000 > 10.200.1.1:5201 taken 4 r_ns_bps 50000000 u 1.0\n");
+}
+
+// The credit loop: its settings, a receiver's loop, DCI_r's queues.
+TEST(MlccJson, Credit)
+{
+	uno::MlccStatus s = mlcc_status();
+	s.cfg.credit_line_rate = 6250000;
+	s.cfg.rtt_c_ns = 27000000;
+	s.cfg.theta_ns = 81000000;
+	s.cfg.d_t_ns = 4500000;
+	mlcc_rx_info &i = s.flows[0].info;
+	i.dci_segs = 7;
+	i.rounds = 3;
+	i.c_r = 4;
+	i.c_d = 3;
+	i.q_c = 14000;
+	i.r_credit = 3125000;
+	i.r_dqm = 3000000;
+	i.r_dqm_bar = 3100000;
+	uno::MlccNsFlow f = {};
+	f.key = s.flows[0].key;
+	f.info.r_dqm_bar = 3100000;
+	s.senders.push_back(f);
+	const json j = unoctl::mlcc_json(s, {});
+	EXPECT_EQ(j["credit"].dump(),
+		  R"({"dt_us":4500,"flows":[{"base_rtt_us":0,"commits":0,"dst":"10.200.1.1:5201",)"
+		  R"("hops":[],"r_dqm_bar_bps":24800000,"r_line_bps":0,"r_ns_bps":0,)"
+		  R"("src":"10.100.1.1:40000","taken":0,"u":0.0}],"line_bps":50000000,)"
+		  R"("rtt_c_us":27000,"theta_us":81000})");
+	EXPECT_EQ(j["flows"][0]["credit"].dump(),
+		  R"({"c_d":3,"c_r":4,"q_c":14000,"r_credit_bps":25000000,"r_dqm_bar_bps":24800000,)"
+		  R"("r_dqm_bps":24000000,"rounds":3,"segs":7})");
+	EXPECT_FALSE(j.contains("hpcc"));
+	const std::string text = unoctl::mlcc_text(s, {});
+	EXPECT_NE(text.find(" rtt-d-us 10000 credit-line-mbps 50 rtt-c-us 27000 theta-us 81000 "
+			    "dt-us 4500\n"),
+		  std::string::npos);
+	EXPECT_NE(text.find("  credit 10.100.1.1:40000 > 10.200.1.1:5201 rounds 3 c_r 4 q_c 14000 "
+			    "r_credit_bps 25000000 r_dqm_bar_bps 24800000\n"),
+		  std::string::npos);
+	EXPECT_FALSE(unoctl::mlcc_json(mlcc_status(), {})["flows"][0].contains("credit"));
+
+	uno::MlccNsStatus r = {};
+	r.role = MLCC_NS_ROLE_DCI_R;
+	r.cfg.line_rate = 6250000;
+	r.stats[MLCC_NS_STAT_PFQ_DATA] = 9;
+	r.stats[MLCC_NS_STAT_PFQ_ACK_X] = 5;
+	uno::MlccPfq q = {};
+	q.key = s.flows[0].key;
+	q.info = { .rate = 3125000, .next_tx_ns = 1, .pkts = 9, .bytes = 13500, .acks = 5,
+		   .q_c = 3000, .c_d = 4, .pad = 0 };
+	r.pfqs.push_back(q);
+	const json d = unoctl::mlcc_json({}, { r })["near_source"][0];
+	EXPECT_EQ(d["r_init_bps"], 50000000);
+	EXPECT_EQ(d["pfqs"].dump(),
+		  R"([{"acks":5,"bytes":13500,"c_d":4,"dst":"10.200.1.1:5201","pkts":9,"q_c":3000,)"
+		  R"("rate_bps":25000000,"src":"10.100.1.1:40000"}])");
+	EXPECT_EQ(unoctl::mlcc_text({}, { r }),
+		  "mlcc: not attached\n"
+		  "mlcc dcir\n  pfq_ack_x 5\n  pfq_data 9\n"
+		  "  pfq 10.100.1.1:40000 > 10.200.1.1:5201 rate_bps 25000000 c_d 4 q_c 3000 pkts 9\n");
 }
 
 using MlccAttach = RcShow; // the command, in a scratch directory
@@ -534,8 +643,14 @@ TEST_F(MlccAttach, BadCommandLine)
 	EXPECT_EQ(r.err, "unoctl: mlcc sender: device nosuchdev0: no such device\n");
 	r = unoctl("mlcc detach host");
 	EXPECT_EQ(r.status, 2);
-	EXPECT_EQ(r.err, "unoctl: mlcc detach: expected nothing (the cgroup's program), dci or "
-			 "sender\n");
+	EXPECT_EQ(r.err, "unoctl: mlcc detach: expected nothing (the cgroup's program), dci, "
+			 "sender or dcir\n");
+	r = unoctl("mlcc attach cgroup " + dir_ + " credit-line-mbps 50 rtt-c-us 10");
+	EXPECT_EQ(r.status, 2);
+	EXPECT_EQ(r.err, "unoctl: mlcc attach: rtt-c-us must be rtt-d-us to 1073741 us\n");
+	r = unoctl("mlcc dcir lan nosuchdev0 line-mbps 50");
+	EXPECT_EQ(r.status, 2);
+	EXPECT_EQ(r.err, "unoctl: mlcc dcir: device nosuchdev0: no such device\n");
 }
 
 using CcBpf = RcShow; // the command, in a scratch directory
