@@ -516,15 +516,20 @@ static __always_inline void mlcc_take_ack(struct bpf_sock_ops *skops,
 		mlcc_take_ack_x(skops, (const void *)buf);
 }
 
-/* The room reserved: a data segment's option, or a pure ACK's. */
+/*
+ * The room reserved: a data segment's option, or a pure ACK's (a SYN or
+ * FIN has none: mlcc_pure_ack()).
+ */
 static __always_inline void mlcc_write_any(struct bpf_sock_ops *skops,
 					   const struct mlcc_cfg *c)
 {
 	const struct tcphdr *th = mlcc_th(skops);	/* built by now */
 
-	if (th && skops->skb_len > th->doff * 4U)
+	if (!th)
+		return;
+	if (skops->skb_len > th->doff * 4U)
 		mlcc_write(skops);
-	else if (th && !mlcc_ack_x(skops) && c->hpcc_line_rate)
+	else if (!th->syn && !th->fin && !mlcc_ack_x(skops) && c->hpcc_line_rate)
 		mlcc_echo(skops);
 }
 
