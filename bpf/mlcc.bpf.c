@@ -477,17 +477,27 @@ static __always_inline void mlcc_take_echo(struct bpf_sock_ops *skops,
 	mlcc_count(MLCC_STAT_ECHO_TAKEN);
 }
 
-/* A sender's ACK_X: R_DQM_bar into the flow's record (Eq. 10's). */
+/*
+ * A sender's ACK_X: R_DQM_bar into the flow's record (Eq. 10's), held in
+ * the receivers' bounds [R_min, R_max] (3.6's clamp; DCI_r holds R_credit
+ * in the same).
+ */
 static __always_inline void mlcc_take_ack_x(struct bpf_sock_ops *skops,
-					    const struct mlcc_opt_ack_x *o)
+					    const struct mlcc_opt_ack_x *o,
+					    const struct mlcc_cfg *c)
 {
 	u64 r_dqm_bar = (u64)bpf_ntohl(o->r_dqm_bar) * 125;
+	u64 r_min = c->credit_line_rate / HPCC_DEF_MIN_DIV;
 	struct mlcc_ns_entry *e;
 
 	if (!o->c_r || !r_dqm_bar || !o->r_credit) {
 		mlcc_count(MLCC_STAT_ACK_X_MALFORMED);
 		return;
 	}
+	if (r_dqm_bar < r_min)
+		r_dqm_bar = r_min;
+	if (r_dqm_bar > c->credit_line_rate)
+		r_dqm_bar = c->credit_line_rate;
 	e = mlcc_tx_entry(skops);
 	if (!e) {
 		mlcc_count(MLCC_STAT_ACK_X_NO_FLOW);
@@ -513,7 +523,7 @@ static __always_inline void mlcc_take_ack(struct bpf_sock_ops *skops,
 		mlcc_take_echo(skops, o, c);
 	else if (len == MLCC_OPT_ACK_X_LEN && c->credit_line_rate &&
 		 MLCC_VTF_TYPE(o->vtf) == MLCC_TYPE_ACK_X)
-		mlcc_take_ack_x(skops, (const void *)buf);
+		mlcc_take_ack_x(skops, (const void *)buf, c);
 }
 
 /*
@@ -529,7 +539,8 @@ static __always_inline void mlcc_write_any(struct bpf_sock_ops *skops,
 		return;
 	if (skops->skb_len > th->doff * 4U)
 		mlcc_write(skops);
-	else if (!th->syn && !th->fin && !mlcc_ack_x(skops) && c->hpcc_line_rate)
+	else if (!th->syn && !th->fin &&
+		 !(c->credit_line_rate && mlcc_ack_x(skops)) && c->hpcc_line_rate)
 		mlcc_echo(skops);
 }
 

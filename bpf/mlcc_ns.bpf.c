@@ -27,7 +27,8 @@
  *                    fq qdisc holds it until then, the flows' queues
  *                    apart), and the option DCI_r's C_D, the flow's Q_c
  *                    and the D flag, its records erased; the first of a
- *                    flow makes its queue at R_init, a FIN or RST frees it.
+ *                    flow makes its queue at R_init, a FIN or RST frees it;
+ *                    a queue a second long drops what comes (tail drop).
  *   mlcc_pfq_ack     tc ingress, the same port: an ACK_X sets its flow's
  *                    rate to R_credit and C_D to C_R if newer; the ACK
  *                    goes on unchanged, R_DQM_bar to the sender.
@@ -73,7 +74,11 @@ char _license[] SEC("license") = "GPL";
 
 #define MLCC_SWINT_LEN		(REFL_DATA_OFF + sizeof(struct mlcc_swint))
 #define MLCC_PFQ_MAX		4096	/* PFQ_MAX (spec 3.7) */
-#define MLCC_PFQ_LEAD_MAX	BIT_ULL(33)	/* ns: Q_c's product in 64 bits */
+/*
+ * A queue's lead over now, ns: its buffer, a second at its rate (fq's
+ * default horizon is ten); lead x rate (< 2^34) stays in 64 bits.
+ */
+#define MLCC_PFQ_LEAD_MAX	BIT_ULL(30)
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -101,6 +106,8 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MLCC_PFQ_MAX);
+	/* a queue freed on one CPU is not reused while another holds it */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct mlcc_flow4);
 	__type(value, struct mlcc_pfq_entry);
 } mlcc_pfq SEC(".maps");
@@ -153,7 +160,9 @@ static long mlcc_opt_step(u32 n, struct mlcc_opt_walk *w)
 	olen = w->opts[(i + 1) & (MLCC_OPT_BUF - 1)];
 	if (olen < 2)
 		return 1;
-	if (kind == MLCC_OPT_KIND && olen == w->want && i + olen <= w->len) {
+	if (kind == MLCC_OPT_KIND && olen == w->want && i + olen <= w->len &&
+	    w->opts[(i + 2) & (MLCC_OPT_BUF - 1)] == MLCC_OPT_EXID >> 8 &&
+	    w->opts[(i + 3) & (MLCC_OPT_BUF - 1)] == (MLCC_OPT_EXID & 0xff)) {
 		w->found = i;
 		return 1;
 	}
@@ -438,7 +447,8 @@ mlcc_pfq_of(const struct mlcc_flow4 *key, const struct mlcc_ns_cfg *cfg)
 /*
  * A segment of len bytes into queue q at now: its departure time, at
  * the queue's rate after the segments ahead of it, and what the option
- * is to carry, the credit learnt last and the backlog ahead (Q_c).
+ * is to carry, the credit learnt last and the backlog ahead (Q_c); 0 if
+ * the queue's buffer is full (the spec's tail drop), its time not taken.
  */
 static __always_inline u64 mlcc_pfq_time(struct mlcc_pfq_entry *q, u32 len,
 					 u64 now, struct mlcc_opt_data *n)
@@ -447,7 +457,11 @@ static __always_inline u64 mlcc_pfq_time(struct mlcc_pfq_entry *q, u32 len,
 
 	bpf_spin_lock(&q->lock);
 	t = q->info.next_tx_ns > now ? q->info.next_tx_ns : now;
-	lead = t - now < MLCC_PFQ_LEAD_MAX ? t - now : MLCC_PFQ_LEAD_MAX;
+	lead = t - now;
+	if (lead >= MLCC_PFQ_LEAD_MAX) {
+		bpf_spin_unlock(&q->lock);
+		return 0;
+	}
 	/* rate in [R_min, R_init] (mlcc_pfq_ack) */
 	q_c = lead * q->info.rate / MLCC_NSEC;
 	q->info.next_tx_ns = t + (u64)len * MLCC_NSEC / q->info.rate;
@@ -463,9 +477,10 @@ static __always_inline u64 mlcc_pfq_time(struct mlcc_pfq_entry *q, u32 len,
 /*
  * A data segment of flow key with the option o at off: timed by its
  * queue, which its first makes, and stamped (3.4.1: DCI_r erases the INT
- * that arrives, and stamps C_D, Q_c and the D flag).
+ * that arrives, and stamps C_D, Q_c and the D flag). False if its queue
+ * is full: the segment is to be dropped.
  */
-static __always_inline void mlcc_pfq_stamp(struct __sk_buff *skb,
+static __always_inline bool mlcc_pfq_stamp(struct __sk_buff *skb,
 					   const struct refl_tcp4 *p,
 					   const struct mlcc_opt_data *o, u32 off,
 					   const struct mlcc_flow4 *key,
@@ -473,17 +488,24 @@ static __always_inline void mlcc_pfq_stamp(struct __sk_buff *skb,
 {
 	struct mlcc_pfq_entry *q = mlcc_pfq_of(key, cfg);
 	struct mlcc_opt_data n = *o;
+	u64 t;
 
 	if (!q)
-		return;		/* the shared queue: the port's rate */
+		return true;	/* the shared queue: the port's rate */
 	n.vtf = (n.vtf & ~MLCC_F_OVERFLOW) | MLCC_F_DCI_R;
 	n.nhop = 0;
 	__builtin_memset(n.hop, 0, sizeof(n.hop));
-	skb->tstamp = mlcc_pfq_time(q, skb->len, bpf_ktime_get_ns(), &n);
+	t = mlcc_pfq_time(q, skb->len, bpf_ktime_get_ns(), &n);
+	if (!t) {
+		mlcc_ns_count(MLCC_NS_STAT_PFQ_DROPS);
+		return false;
+	}
+	skb->tstamp = t;
 	if (mlcc_opt_rewrite(skb, p, o, &n, off))
 		mlcc_ns_count(MLCC_NS_STAT_PFQ_DATA);
 	else
 		mlcc_ns_count(MLCC_NS_STAT_PFQ_REWRITE_ERR);
+	return true;
 }
 
 /*
@@ -525,8 +547,8 @@ int mlcc_pfq_egress(struct __sk_buff *skb)
 	key.dport = p.tcp.dest;
 	if (p.payload) {
 		off = mlcc_opt_find(skb, &p, &o);
-		if (off >= 0)
-			mlcc_pfq_stamp(skb, &p, &o, off, &key, cfg);
+		if (off >= 0 && !mlcc_pfq_stamp(skb, &p, &o, off, &key, cfg))
+			return TC_ACT_SHOT;
 	}
 	if (p.tcp.fin || p.tcp.rst)
 		mlcc_pfq_close(skb, &key);

@@ -186,6 +186,25 @@ static __always_inline void mlcc_dci_learn(u8 *c_d, u8 c_r)
 		*c_d = c_r;
 }
 
+/* The credit before c: 8 bits, 0 skipped. */
+static __always_inline u8 mlcc_credit_prev(u8 c)
+{
+	return c == 1 ? 255 : c - 1;
+}
+
+/*
+ * The receiver's credit after a segment stamped c_d. DCI_r holds C_R or,
+ * while the ACK that carries C_R is on its way, the one before it; any
+ * other credit is none this loop gave (a forged ACK_X moved DCI_r's on,
+ * or the receiver's loop started over while DCI_r kept its queue), and a
+ * loop that waited for its own would never close a round again: take
+ * DCI_r's, which closes one. 0 is DCI_r's "none yet".
+ */
+static __always_inline u8 mlcc_rcv_resync(u8 c_r, u8 c_d)
+{
+	return c_d && c_d != c_r && c_d != mlcc_credit_prev(c_r) ? c_d : c_r;
+}
+
 /* A new cross-DC flow at the receiver (Algorithm 1, on_first_data). */
 static __always_inline void mlcc_rcv_init(struct mlcc_rcv *r,
 					  const struct mlcc_params *p)
@@ -322,8 +341,10 @@ static __always_inline bool mlcc_rcv_on_data(struct mlcc_rcv *r,
 					     u32 n, u64 q_c, u8 c_d,
 					     u32 pkts, u64 now_ns)
 {
-	bool round = c_d == r->c_r;
+	bool round;
 
+	r->c_r = mlcc_rcv_resync(r->c_r, c_d);
+	round = c_d == r->c_r;
 	if (n)
 		hpcc_measure(&r->rc, hops, n, p->rtt_d_ns, now_ns);
 	r->q_c = q_c;

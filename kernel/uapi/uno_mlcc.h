@@ -269,6 +269,7 @@ enum mlcc_ns_stat {
 	MLCC_NS_STAT_SWINT_MALFORMED,	/* ... from a DCI, but wrong: dropped */
 	MLCC_NS_STAT_SWINT_FOREIGN,	/* ... from no known DCI: the stack's */
 	MLCC_NS_STAT_PFQ_DATA,		/* DCI_r: segments stamped and timed */
+	MLCC_NS_STAT_PFQ_DROPS,		/* ... dropped: their queue held a second */
 	MLCC_NS_STAT_PFQ_REWRITE_ERR,	/* ... whose option could not be stamped */
 	MLCC_NS_STAT_PFQ_FULL,		/* ... of a flow the full table could not hold */
 	MLCC_NS_STAT_PFQ_CLOSED,	/* ... queues freed on a FIN or RST */

@@ -337,6 +337,7 @@ const char *mlcc_ns_stat_name(uint32_t stat)
 		[MLCC_NS_STAT_SWINT_MALFORMED] = "swint_malformed",
 		[MLCC_NS_STAT_SWINT_FOREIGN] = "swint_foreign",
 		[MLCC_NS_STAT_PFQ_DATA] = "pfq_data",
+		[MLCC_NS_STAT_PFQ_DROPS] = "pfq_drops",
 		[MLCC_NS_STAT_PFQ_REWRITE_ERR] = "pfq_rewrite_err",
 		[MLCC_NS_STAT_PFQ_FULL] = "pfq_full",
 		[MLCC_NS_STAT_PFQ_CLOSED] = "pfq_closed",

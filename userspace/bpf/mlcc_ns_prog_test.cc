@@ -946,7 +946,8 @@ TEST_F(MlccPfq, SegmentsQueueAtTheRate)
 
 // An ACK_X sets the queue's rate to R_credit and its credit to C_R when
 // newer (serial arithmetic), which the next segment carries as C_D. The
-// ACK goes on as it came. R_credit is held in [R_min, R_init].
+// ACK goes on as it came. R_credit is held in [R_min, R_init]. An option
+// of another experiment (ExID) is walked past.
 TEST_F(MlccPfq, AckSetsRateAndCredit)
 {
 	const Bytes in = seg_frame({});
@@ -971,9 +972,15 @@ TEST_F(MlccPfq, AckSetsRateAndCredit)
 	ASSERT_TRUE(queue(&q));
 	EXPECT_EQ(q.c_d, 6u);
 	EXPECT_EQ(q.rate, kInitMin);
-	EXPECT_EQ(counts(), plus(was, { { MLCC_NS_STAT_PFQ_ACK_X, 4 } }));
+	// another experiment's option of the same length before it: passed
+	Bytes foreign = ack_x_opt(9, 80);
+	put16(foreign, 2, 0x1234);
+	ack(ack_frame(options(foreign, ack_x_opt(7, 80))));
+	ASSERT_TRUE(queue(&q));
+	EXPECT_EQ(q.c_d, 7u);
+	EXPECT_EQ(counts(), plus(was, { { MLCC_NS_STAT_PFQ_ACK_X, 5 } }));
 	const Bytes out = egress(in, &t);
-	EXPECT_EQ(out[kOpts + 6], 6);
+	EXPECT_EQ(out[kOpts + 6], 7);
 }
 
 // ACK_Xs that carry no credit or no rate, or are of no queue here, change
@@ -1020,6 +1027,36 @@ TEST_F(MlccPfq, FinOrRstFreesTheQueue)
 		EXPECT_EQ(queues(), 0u);
 		EXPECT_EQ(counts(), plus(was, { { MLCC_NS_STAT_PFQ_CLOSED, 1 } }));
 	}
+}
+
+// A queue a second long at its rate (MLCC_PFQ_LEAD_MAX, 2^30 ns) drops
+// what comes, counted, and takes no time for it: at 500 kbit/s the 190-
+// byte frame's turn is 3.04 ms, so the 354th segment finds the lead past
+// the bound (less what time the runs took).
+TEST_F(MlccPfq, FullQueueDropsTheSegment)
+{
+	const Bytes in = seg_frame({});
+	const uint64_t turn = in.size() * 1'000'000'000 / kInit;
+	const uint64_t fits = (uint64_t{ 1 } << 30) / turn + 1; // 354
+	uint32_t n = 0;
+	for (; n < fits + 20; n++) {
+		const TestRun r = prog_run(skel_->progs.mlcc_pfq_egress, in);
+		ASSERT_EQ(r.err, 0);
+		if (r.ret == TC_ACT_SHOT)
+			break;
+		ASSERT_EQ(r.ret, kPass);
+	}
+	EXPECT_GE(n, fits);
+	EXPECT_LE(n, fits + 20);
+	mlcc_pfq_info q = {};
+	ASSERT_TRUE(queue(&q));
+	EXPECT_EQ(q.pkts, n);
+	const uint64_t next = q.next_tx_ns;
+	EXPECT_EQ(run(skel_->progs.mlcc_pfq_egress, in, TC_ACT_SHOT).size(), in.size());
+	ASSERT_TRUE(queue(&q));
+	EXPECT_EQ(q.next_tx_ns, next);
+	EXPECT_EQ(counts(), plus(Counts(__MLCC_NS_STAT_MAX), { { MLCC_NS_STAT_PFQ_DATA, n },
+							      { MLCC_NS_STAT_PFQ_DROPS, 2 } }));
 }
 
 // With the table full a new flow is not queued (the port's shared queue):

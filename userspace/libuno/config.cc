@@ -875,20 +875,22 @@ void Parser::mlcc_section(const toml::table &t, Config &c)
 			else
 				m.cfg.rtt_d_ns = static_cast<uint32_t>(i->get()) * 1000;
 		} else if (k == "hpcc-line-mbps" || k == "credit-line-mbps") {
+			const bool hpcc = k == "hpcc-line-mbps";
+			const uint64_t max = (hpcc ? HPCC_RATE_MAX : MLCC_RATE_MAX) / 125000;
 			auto i = node.as_integer();
-			if (!i || i->get() < 1 || i->get() > int64_t(HPCC_RATE_MAX / 125000))
-				bad("expected an integer, 1.." + std::to_string(HPCC_RATE_MAX / 125000));
-			else if (k == "hpcc-line-mbps")
-				m.cfg.hpcc_line_rate = static_cast<uint64_t>(i->get()) * 125000;
+			if (!i || i->get() < 1 || uint64_t(i->get()) > max)
+				bad("expected an integer, 1.." + std::to_string(max));
 			else
-				m.cfg.credit_line_rate = static_cast<uint64_t>(i->get()) * 125000;
+				(hpcc ? m.cfg.hpcc_line_rate : m.cfg.credit_line_rate) =
+					static_cast<uint64_t>(i->get()) * 125000;
 		} else if (k == "rtt-c-us" || k == "theta-us" || k == "dt-us") {
 			uint32_t *ns = k == "rtt-c-us" ? &m.cfg.rtt_c_ns :
 				       k == "theta-us" ? &m.cfg.theta_ns :
 							 &m.cfg.d_t_ns;
+			const uint64_t max = (k == "rtt-c-us" ? MLCC_RTT_C_MAX : MLCC_THETA_MAX) / 1000;
 			auto i = node.as_integer();
-			if (!i || i->get() < 1 || i->get() > int64_t(MLCC_RTT_C_MAX / 1000))
-				bad("expected an integer, 1.." + std::to_string(MLCC_RTT_C_MAX / 1000));
+			if (!i || i->get() < 1 || uint64_t(i->get()) > max)
+				bad("expected an integer, 1.." + std::to_string(max));
 			else
 				*ns = static_cast<uint32_t>(i->get()) * 1000;
 		} else {

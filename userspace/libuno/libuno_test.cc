@@ -269,11 +269,11 @@ const BadFile kBadFiles[] = {
 	{ "mlcc sender dci", "[mlcc.sender]\ndcis = [\"x\"]\n", 2,
 	  "mlcc.sender.dcis: expected an IPv4 address" },
 	{ "mlcc credit rate", "[mlcc]\ncgroup = \"/c\"\ncredit-line-mbps = 0\n", 3,
-	  "mlcc.credit-line-mbps: expected an integer, 1..549755" },
+	  "mlcc.credit-line-mbps: expected an integer, 1..68719" },
 	{ "mlcc credit no rtt-c", "[mlcc]\ncgroup = \"/c\"\ncredit-line-mbps = 50\n", 1,
 	  "[mlcc]: rtt-c-us must be rtt-d-us to 1073741 us" },
 	{ "mlcc credit theta", "[mlcc]\ncgroup = \"/c\"\ntheta-us = 0\n", 3,
-	  "mlcc.theta-us: expected an integer, 1..1073741" },
+	  "mlcc.theta-us: expected an integer, 1..536870" },
 	{ "mlcc credit dt above theta",
 	  "[mlcc]\ncgroup = \"/c\"\ncredit-line-mbps = 50\nrtt-c-us = 20000\ntheta-us = 100\n"
 	  "dt-us = 200\n",

@@ -402,6 +402,32 @@ TEST(Mlcc, LostAckDelaysARoundByOneAck)
 		EXPECT_EQ(at[k - 1], (2 * k + 1) * 10 + 1);
 }
 
+// A credit DCI_r holds that the loop never gave (a forged ACK_X moved it
+// on, or the receiver started over) is taken as C_R, closing a round;
+// the one before C_R (its ACK still on its way) and 0 (none yet) are not.
+TEST(Mlcc, ReceiverResyncsToAStrangeCredit)
+{
+	mlcc_params p = Params();
+	mlcc_rcv r = Receiver(p, kFair);
+
+	EXPECT_EQ(mlcc_credit_prev(1), 255);
+	EXPECT_EQ(mlcc_credit_prev(2), 1);
+	EXPECT_EQ(mlcc_rcv_resync(5, 0), 5);
+	EXPECT_EQ(mlcc_rcv_resync(5, 5), 5);
+	EXPECT_EQ(mlcc_rcv_resync(5, 4), 5);
+	EXPECT_EQ(mlcc_rcv_resync(1, 255), 1);
+	EXPECT_EQ(mlcc_rcv_resync(5, 105), 105);
+	EXPECT_EQ(mlcc_rcv_resync(5, 6), 6);
+	EXPECT_FALSE(mlcc_rcv_on_data(&r, &p, nullptr, 0, 0, 0, 1, 0));
+	EXPECT_FALSE(mlcc_rcv_on_data(&r, &p, nullptr, 0, 0, 255, 1, 1000));
+	EXPECT_EQ(r.c_r, 1);
+	EXPECT_TRUE(mlcc_rcv_on_data(&r, &p, nullptr, 0, 0, 101, 1, 2000));
+	EXPECT_EQ(r.c_r, 102);
+	EXPECT_FALSE(mlcc_rcv_on_data(&r, &p, nullptr, 0, 0, 101, 1, 3000));
+	EXPECT_TRUE(mlcc_rcv_on_data(&r, &p, nullptr, 0, 0, 102, 1, 4000));
+	EXPECT_EQ(r.c_r, 103);
+}
+
 // Algorithm 1 end to end, no INT (U stays 0): a flow at half the line,
 // Q_c 1 MB. Its first packet, before any credit round, smooths once at
 // x = 1 (inc 0.5, token 0.5): dw -1, R_DQM_bar = 1.5625e9 - 1500e9 / 6e6

@@ -220,20 +220,20 @@ std::string mlcc_parse(uno::MlccConf &c, const std::vector<std::string> &args)
 				       std::to_string(HPCC_T_MAX / 1000);
 			c.cfg.rtt_d_ns = static_cast<uint32_t>(*us * 1000);
 		} else if (k == "hpcc-line-mbps" || k == "credit-line-mbps") {
-			const auto n = count_of(v, HPCC_RATE_MAX / 125000);
+			const bool hpcc = k == "hpcc-line-mbps";
+			const uint64_t max = (hpcc ? HPCC_RATE_MAX : MLCC_RATE_MAX) / 125000;
+			const auto n = count_of(v, max);
 			if (!n)
-				return k + " " + v + ": expected 1 to " +
-				       std::to_string(HPCC_RATE_MAX / 125000);
-			(k == "hpcc-line-mbps" ? c.cfg.hpcc_line_rate : c.cfg.credit_line_rate) =
-				*n * 125000;
+				return k + " " + v + ": expected 1 to " + std::to_string(max);
+			(hpcc ? c.cfg.hpcc_line_rate : c.cfg.credit_line_rate) = *n * 125000;
 		} else if (k == "rtt-c-us" || k == "theta-us" || k == "dt-us") {
 			uint32_t *ns = k == "rtt-c-us" ? &c.cfg.rtt_c_ns :
 				       k == "theta-us" ? &c.cfg.theta_ns :
 							 &c.cfg.d_t_ns;
-			const auto us = count_of(v, MLCC_RTT_C_MAX / 1000);
+			const uint64_t max = (k == "rtt-c-us" ? MLCC_RTT_C_MAX : MLCC_THETA_MAX) / 1000;
+			const auto us = count_of(v, max);
 			if (!us)
-				return k + " " + v + ": expected 1 to " +
-				       std::to_string(MLCC_RTT_C_MAX / 1000);
+				return k + " " + v + ": expected 1 to " + std::to_string(max);
 			*ns = static_cast<uint32_t>(*us * 1000);
 		} else {
 			return k + ": not a setting (cgroup, remote, rtt-d-us, hpcc-line-mbps, "

@@ -346,7 +346,9 @@ TEST(MlccParse, WhatIsWrong)
 		{ { "cgroup", "/a", "hpcc-line-mbps", "0" }, "hpcc-line-mbps 0: expected 1 to 549755" },
 		{ { "cgroup", "/a", "hpcc-line-mbps", "549756" },
 		  "hpcc-line-mbps 549756: expected 1 to 549755" },
-		{ { "cgroup", "/a", "credit-line-mbps", "0" }, "credit-line-mbps 0: expected 1 to 549755" },
+		{ { "cgroup", "/a", "credit-line-mbps", "0" }, "credit-line-mbps 0: expected 1 to 68719" },
+		{ { "cgroup", "/a", "credit-line-mbps", "68720" },
+		  "credit-line-mbps 68720: expected 1 to 68719" },
 		{ { "cgroup", "/a", "credit-line-mbps", "50" },
 		  "rtt-c-us must be rtt-d-us to 1073741 us" },
 		{ { "cgroup", "/a", "credit-line-mbps", "50", "rtt-d-us", "200", "rtt-c-us", "100" },
@@ -356,7 +358,8 @@ TEST(MlccParse, WhatIsWrong)
 		{ { "cgroup", "/a", "credit-line-mbps", "50", "rtt-c-us", "20000", "theta-us", "1000",
 		    "dt-us", "2000" },
 		  "theta-us must be 1 to 536870 us, and dt-us at most theta-us" },
-		{ { "cgroup", "/a", "theta-us", "1073742" }, "theta-us 1073742: expected 1 to 1073741" },
+		{ { "cgroup", "/a", "theta-us", "536871" }, "theta-us 536871: expected 1 to 536870" },
+		{ { "cgroup", "/a", "rtt-c-us", "1073742" }, "rtt-c-us 1073742: expected 1 to 1073741" },
 	};
 	for (const auto &[args, err] : bad) {
 		uno::MlccConf c;
@@ -542,12 +545,12 @@ TEST(MlccJson, NearSourceRoles)
 	EXPECT_EQ(unoctl::mlcc_json({}, mlcc_ns_status())["near_source"].dump(),
 		  R"([{"addr":"10.10.0.254","counters":{"dci_cleared":0,"dci_clone_err":0,)"
 		  R"("dci_data":5,"pfq_ack_malformed":0,"pfq_ack_no_flow":0,"pfq_ack_x":0,)"
-		  R"("pfq_closed":0,"pfq_data":0,"pfq_full":0,"pfq_rewrite_err":0,)"
+		  R"("pfq_closed":0,"pfq_data":0,"pfq_drops":0,"pfq_full":0,"pfq_rewrite_err":0,)"
 		  R"("swint_build_err":0,"swint_built":5,)"
 		  R"("swint_foreign":0,"swint_malformed":0,"swint_no_flow":0,"swint_no_route":0,)"
 		  R"("swint_taken":0},"role":"dci"},{"counters":{"dci_cleared":0,"dci_clone_err":0,)"
 		  R"("dci_data":0,"pfq_ack_malformed":0,"pfq_ack_no_flow":0,"pfq_ack_x":0,)"
-		  R"("pfq_closed":0,"pfq_data":0,"pfq_full":0,"pfq_rewrite_err":0,)"
+		  R"("pfq_closed":0,"pfq_data":0,"pfq_drops":0,"pfq_full":0,"pfq_rewrite_err":0,)"
 		  R"("swint_build_err":0,"swint_built":0,)"
 		  R"("swint_foreign":0,"swint_malformed":0,"swint_no_flow":0,"swint_no_route":0,)"
 		  R"("swint_taken":4},"dcis":["10.10.0.254"],"flows":[{"base_rtt_us":0,"commits":2,)"
