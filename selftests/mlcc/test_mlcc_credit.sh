@@ -30,8 +30,8 @@
 # cross-DC flow arrives (the paper's Fig. 2: the receiver DC's queue no
 # longer jumps; its backlog waits at DCI_r), at most half hpcc's a claim;
 # the intra-DC flow
-# keeps at least 0.45 of what both carry (0.9 of fair), more than with
-# hpcc, and Jain's index of the two is at least 0.9 (the port's use at
+# keeps at least 0.45 of what both carry (0.9 of fair; more than with
+# hpcc a claim), and Jain's index of the two is at least 0.9 (the port's use at
 # 0.7 a claim, missed by TCG's pacer); the flow's queue
 # at DCI_r, the median of its Q_c readings, within 3 R_fair D_t (3.5.3's
 # equilibrium is R_fair D_t); every cross-DC segment reached b1 stamped by
@@ -175,7 +175,9 @@ tb_log "intra-DC share: hpcc $(intra_share hpcc), mlcc $(intra_share mlcc)"
 tb_check mlcc:port_peak "$PEAK" "<=" $((RATE * 125000 / 1000 * rtt_d_us / 1000))
 tb_claim mlcc:port_peak_vs_hpcc "$PEAK" "<=" $((peak_hpcc / 2))
 tb_check mlcc:intra_share "$(intra_share mlcc)" ">=" 0.45
-tb_check mlcc:intra_share_above_hpcc "$(intra_share mlcc)" ">" "$(intra_share hpcc)"
+# above hpcc's a claim: HPCC end to end's split varies from run to run
+# (0.20-0.55 over six)
+tb_claim mlcc:intra_share_above_hpcc "$(intra_share mlcc)" ">" "$(intra_share hpcc)"
 tb_check mlcc:jain "$(jq .jain "$OUT_DIR/mlcc.json")" ">=" 0.9	# M2's bound
 # a claim: TCG's pacer sends less than its rate at 1500-byte packets
 # (0.53-0.74 over five runs, hpcc's 0.72-0.79, whose cross-DC flow sends
