@@ -28,16 +28,15 @@
 #
 # Checked: with mlcc, b1's port peaks at most at B RTT_D once the
 # cross-DC flow arrives (the paper's Fig. 2: the receiver DC's queue no
-# longer jumps; its backlog waits at DCI_r), at most half hpcc's a claim;
-# the intra-DC flow
-# keeps at least 0.45 of what both carry (0.9 of fair; more than with
-# hpcc a claim), and Jain's index of the two is at least 0.9 (the port's use at
-# 0.7 a claim, missed by TCG's pacer); the flow's queue
-# at DCI_r, the median of its Q_c readings, within 3 R_fair D_t (3.5.3's
-# equilibrium is R_fair D_t); every cross-DC segment reached b1 stamped by
-# borb, and its credit rounds closed; every ACK_X b1 wrote reached borb
-# and a1, none malformed; no checksum error at b1; the queue freed with
-# its flow, and the roles' filters with the roles.
+# longer jumps; its backlog waits at DCI_r); the intra-DC flow keeps at
+# least 0.45 of what both carry (0.9 of fair), and Jain's index of the two
+# is at least 0.9; the flow's queue at DCI_r, the median of its Q_c
+# readings, within 3 R_fair D_t (3.5.3's equilibrium is R_fair D_t);
+# every cross-DC segment reached b1 stamped by borb, and its credit
+# rounds closed; every ACK_X b1 wrote reached borb and a1, none
+# malformed; no checksum error at b1; the queue freed with its flow, and
+# the roles' filters with the roles. Claims: the peak at most half
+# hpcc's, the intra-DC share above hpcc's, the port's use at least 0.7.
 # uno-timeout: 300
 # EMU-A's MTU (mlcc.md 5.7), where B RTT_D is ten packets: at the
 # testbed's 4000 bytes it was four, one packet queued moved HPCC's U by a
