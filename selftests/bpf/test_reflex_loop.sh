@@ -70,8 +70,6 @@ TB_BOTTLENECK_DEV=up0
 # 80 ms at the step's rate
 tb_bottleneck_phantom $RATE limit $((STEP_RATE * 125000 * 80 / 1000))
 
-at() { _ns=$1; shift; nsenter --net="/run/netns/$(tb_ns "$_ns")" "$UNOCTL" "$@"; }
-
 # The receiver ACKs at once (reflex.md 4.5): a delayed ACK would add up
 # to 40 ms to an end-to-end sample, a cut with no queue anywhere.
 tb_ip b1 route change default via 10.200.1.254 quickack 1 || tb_die "quickack on b1"

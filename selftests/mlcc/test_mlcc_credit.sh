@@ -59,8 +59,6 @@ tb_twodc 1 2
 TB_BOTTLENECK_NS=torb
 TB_BOTTLENECK_DEV=b1
 
-at() { _ns=$1; shift; nsenter --net="/run/netns/$(tb_ns "$_ns")" "$UNOCTL" "$@"; }
-
 grep -q cgroup2 /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup ||
 	tb_die "cannot mount cgroup2"
 for h in a1 b2; do

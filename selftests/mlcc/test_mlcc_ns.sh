@@ -50,8 +50,6 @@ tb_twodc 1
 TB_BOTTLENECK_NS=tora
 TB_BOTTLENECK_DEV=up0
 
-at() { _ns=$1; shift; nsenter --net="/run/netns/$(tb_ns "$_ns")" "$UNOCTL" "$@"; }
-
 grep -q cgroup2 /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup ||
 	tb_die "cannot mount cgroup2"
 tb_exec a1 sysctl -qw net.ipv4.tcp_timestamps=0

@@ -6,6 +6,14 @@ UNOCTL=${UNOCTL:-/uno/bin/unoctl}
 UNOD=${UNOD:-/uno/bin/unod}
 UNOD_LOG=$OUT_DIR/unod.log
 
+# at NS ARGS...: unoctl ARGS in namespace NS (a per-namespace role's
+# settings and counters).
+at() {
+	_ns=$1
+	shift
+	nsenter --net="/run/netns/$(tb_ns "$_ns")" "$UNOCTL" "$@"
+}
+
 # param CC NAME: the value the CC module's genl family reports.
 param() {
 	$UNOCTL -j cc show "$1" "$2" | jq -r '.[0].value'
