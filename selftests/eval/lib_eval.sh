@@ -61,6 +61,7 @@ ev_cc() {
 	unorc*) echo uno ;;	# UnoRC's UnoCC (lib_rc.sh), not a TCP CC
 	smartt-*) echo smartt ;;
 	dctcp+bbr) [ "$2" = inter ] && echo bbr || echo dctcp ;;
+	mlcc | hpcc) echo bpf_mlcc ;;	# MLCC's loops, HPCC end to end (M2, M3)
 	*) echo "$1" ;;
 	esac
 }
@@ -107,6 +108,21 @@ ev_port() {
 		phantom-max $((EV_PQ_SIZE * 60 / 100)) ;;
 	*) tb_bottleneck_phantom $EV_RATE limit $EV_LIMIT ecn-min $EV_KMIN ecn-max $EV_KMAX \
 		phantom-size 0 ;;
+	esac
+}
+
+# ev_int_port VARIANT: the MLCC scenarios' bottleneck (EV_PORT_FN): the
+# phantom qdisc with INT on every packet, uno's phantom queue marking for
+# uno, the RED-style ramp for every other variant.
+ev_int_port() {
+	$TC -n "$(tb_ns "$TB_BOTTLENECK_NS")" qdisc del dev "$TB_BOTTLENECK_DEV" root 2>/dev/null
+	case "$1" in
+	uno) tb_bottleneck_phantom $EV_RATE limit $EV_LIMIT ecn-min $EV_LIMIT \
+		ecn-max $EV_LIMIT phantom-rate 90% phantom-size $EV_PQ_SIZE \
+		phantom-min $((EV_PQ_SIZE * 2 / 100)) \
+		phantom-max $((EV_PQ_SIZE * 60 / 100)) int on ;;
+	*) tb_bottleneck_phantom $EV_RATE limit $EV_LIMIT ecn-min $EV_KMIN ecn-max $EV_KMAX \
+		phantom-size 0 int on ;;
 	esac
 }
 
@@ -273,6 +289,37 @@ ev_rates() {
 # ev_jain: Jain's index of the numbers on stdin (a JSON array).
 EV_JAIN='def jain: if length == 0 then 0 else (add * add) / (length * (map(. * .) | add)) end;'
 
+# EV_MEANS: jq's means($a; $b), each flow of $TB_RUN/rates.json (ev_rates)
+# as {class, r}, r the mean of its samples in ]$a, $b] s; the flows that
+# carried nothing there left out.
+EV_MEANS='def means($a; $b): map({class, r: ([.series[] | select(.[0] > $a and .[0] <= $b) |
+	.[1]] | if length == 0 then 0 else add / length end)}) | map(select(.r > 0));'
+
+# ev_window NAME A B N: over ]A, B] s of $TB_RUN/rates.json, the metrics
+# jain_NAME (Jain's index of the N flows that should run: a flow starved
+# below ev_rates' 1 MB has no series and counts at 0) and util_NAME (what
+# they carried over EV_RATE).
+ev_window() {
+	jq --argjson a "$2" --argjson b "$3" --argjson n "$4" --argjson c $EV_RATE \
+		"$EV_JAIN$EV_MEANS"'means($a; $b) | map(.r) as $r |
+		"\(($r + [range($r | length; $n) | 0]) | jain) \(($r | add // 0) / $c)"' \
+		"$TB_RUN/rates.json" -r > "$TB_RUN/w"
+	read -r _jain _util < "$TB_RUN/w"
+	ev_metric "jain_$1" "$_jain"
+	ev_metric "util_$1" "$_util"
+}
+
+# ev_intra_share NAME A B: over ]A, B] s of $TB_RUN/rates.json, the
+# intra-DC flows' part of what all carried, as the metric
+# intra_share_NAME.
+ev_intra_share() {
+	ev_metric "intra_share_$1" "$(jq --argjson a "$2" --argjson b "$3" "$EV_MEANS"'
+		means($a; $b) | (map(.r) | add // 0) as $sum |
+		if $sum > 0 then (map(select(.class == "intra") | .r) | add // 0) / $sum
+		else 0 end' "$TB_RUN/rates.json")"
+}
+
+
 # ev_unoperf_server PORT COUNT: a unoperf server at the receiver for COUNT
 # flows, its JSON lines in $TB_RUN/server-PORT.jsonl.
 ev_unoperf_server() {
@@ -419,22 +466,29 @@ ev_window_util() {
 EV_BY_TIME='[.[] | .ns as $n | .series[] | {t: .[0], ns: $n, r: .[1]}] | group_by(.t) |
 	map({t: .[0].t, r: (map({key: .ns, value: .r}) | from_entries)})'
 
-# ev_mix LOAD DURATION_MS SEED: the realistic mix (Uno Sec. 5.1): Poisson
-# arrivals offering LOAD x C for DURATION, 80 % of the flows intra-DC with
-# AliStorage2019 sizes, 20 % inter-DC with WebSearch sizes (as the matrices
-# of the authors' artifact; the paper names web search sizes for intra-DC
-# and Alibaba WAN sizes for inter-DC), spread round-robin over the h* and
-# w* senders; unoperf's generator. Records FCT and slowdown statistics per
-# class and overall, and the p99 slowdown per size bucket for the report.
+# ev_mix LOAD DURATION_MS SEED [ARG...]: the realistic mix (Uno Sec. 5.1):
+# Poisson arrivals offering LOAD x C for DURATION, 80 % of the flows
+# intra-DC with AliStorage2019 sizes, 20 % inter-DC with WebSearch sizes
+# (as the matrices of the authors' artifact; the paper names web search
+# sizes for intra-DC and Alibaba WAN sizes for inter-DC), spread
+# round-robin over the h* and w* senders; unoperf's generator, with ARGs
+# after its own. A scenario of its own sets the senders in EV_MIX_INTRA
+# and EV_MIX_INTER (names, space-separated) and the sizes in
+# EV_MIX_CDF_INTRA and EV_MIX_CDF_INTER (files). Records FCT and slowdown
+# statistics per class and overall, and the p99 slowdown per size bucket
+# for the report.
 ev_mix() {
 	_data=$(dirname "$0")/data
-	_intra=$(tb_senders | grep '^h' | while read -r n; do printf '%s,' "$(tb_ns "$n")"; done)
-	_inter=$(tb_senders | grep '^w' | while read -r n; do printf '%s,' "$(tb_ns "$n")"; done)
-	set -- --cdf-intra "$_data/AliStorage2019.txt" --cdf-inter "$_data/WebSearch_distribution.txt" \
-		--load "$1" --duration-ms "$2" --seed "$3" --rate-mbps $EV_RATE \
+	_intra=$(for n in ${EV_MIX_INTRA:-$(tb_senders | grep '^h')}; do printf '%s,' "$(tb_ns "$n")"; done)
+	_inter=$(for n in ${EV_MIX_INTER:-$(tb_senders | grep '^w')}; do printf '%s,' "$(tb_ns "$n")"; done)
+	_load=$1 _ms=$2 _seed=$3
+	shift 3
+	set -- --cdf-intra "${EV_MIX_CDF_INTRA:-$_data/AliStorage2019.txt}" \
+		--cdf-inter "${EV_MIX_CDF_INTER:-$_data/WebSearch_distribution.txt}" \
+		--load "$_load" --duration-ms "$_ms" --seed "$_seed" --rate-mbps $EV_RATE \
 		--senders "intra=${_intra%,}" --senders "inter=${_inter%,}" \
 		--cc-intra "$(ev_cc "$EV_VARIANT" intra)" --cc-inter "$(ev_cc "$EV_VARIANT" inter)" \
-		--base-rtt-us-intra "$EV_INTRA_US" --base-rtt-us-inter "$EV_INTER_US"
+		--base-rtt-us-intra "$EV_INTRA_US" --base-rtt-us-inter "$EV_INTER_US" "$@"
 	$UNOPERF client --dry-run "$@" > "$TB_RUN/plan.json" || tb_die "unoperf cannot plan the mix"
 	ev_next_port
 	ev_unoperf_server $EV_PORT "$(jq '.flows | length' "$TB_RUN/plan.json")"

@@ -52,29 +52,7 @@ PHASE=$(ev_pick 2 5)
 GW=10.10.0.254
 C1=10.110.1.1
 
-# bpf_mlcc, for the MLCC variants; the others' CCs are theirs.
-ev_cc() {
-	case "$1" in
-	mlcc | hpcc) echo bpf_mlcc ;;
-	*) echo "$1" ;;
-	esac
-}
-
-# The sender's DC: the bottleneck, its ToR's uplink, with INT.
-m2_port() {
-	tb_tc tora qdisc del dev up0 root 2>/dev/null
-	case "$1" in
-	uno) tb_bottleneck_phantom $EV_RATE limit $EV_LIMIT ecn-min $EV_LIMIT \
-		ecn-max $EV_LIMIT phantom-rate 90% phantom-size $EV_PQ_SIZE \
-		phantom-min $((EV_PQ_SIZE * 2 / 100)) \
-		phantom-max $((EV_PQ_SIZE * 60 / 100)) int on ;;
-	*) tb_bottleneck_phantom $EV_RATE limit $EV_LIMIT ecn-min $EV_KMIN ecn-max $EV_KMAX \
-		phantom-size 0 int on ;;
-	esac
-}
-EV_PORT_FN=m2_port
-
-at() { _ns=$1; shift; nsenter --net="/run/netns/$(tb_ns "$_ns")" "$UNOCTL" "$@"; }
+EV_PORT_FN=ev_int_port
 
 tb_twodc 1 4
 tb_add_ns c1
@@ -142,24 +120,6 @@ m2_quickack() {
 }
 
 ev_rx_sampler c1 b1
-# m2_window NAME A B N: the intra-DC share (intra_share_NAME), Jain's
-# index of the N flows running (jain_NAME) and the port's use (util_NAME)
-# over [A, B] s of the flows' rates (rates.json, per flow the mean of its
-# samples there). A flow starved below ev_rates' 1 MB has no series: it
-# counts at 0.
-m2_window() {
-	jq --argjson a "$2" --argjson b "$3" --argjson n "$4" --argjson c $EV_RATE "$EV_JAIN"'
-		map({class, r: ([.series[] | select(.[0] > $a and .[0] <= $b) | .[1]] |
-				if length == 0 then 0 else add / length end)}) |
-		map(select(.r > 0)) as $f | ($f | map(.r) | add // 0) as $sum |
-		(($f | map(.r)) + [range($f | length; $n) | 0]) as $all |
-		"\(if $sum > 0 then ($f | map(select(.class == "intra") | .r) | add // 0) / $sum
-		   else 0 end) \($all | jain) \($sum / $c)"' "$TB_RUN/rates.json" -r > "$TB_RUN/w"
-	read -r _share _jain _util < "$TB_RUN/w"
-	ev_metric "intra_share_$1" "$_share"
-	ev_metric "jain_$1" "$_jain"
-	ev_metric "util_$1" "$_util"
-}
 
 for v in $(ev_variants $(ev_pick "mlcc hpcc" "mlcc hpcc dctcp cubic uno swift timely")); do
 	case $v in
@@ -187,9 +147,16 @@ for v in $(ev_variants $(ev_pick "mlcc hpcc" "mlcc hpcc dctcp cubic uno swift ti
 	read -r t1 _ < /proc/uptime
 	tb_flows_stop
 	ev_rates "$t0" "$t1" > "$TB_RUN/rates.json"
-	m2_window alone "$(tb_calc "$PHASE / 2")" "$PHASE" 2
-	m2_window one "$(tb_calc "$PHASE * 1.5")" "$((PHASE * 2))" 3
-	m2_window both "$(tb_calc "$PHASE * 2.5")" "$((PHASE * 4))" 4
+	# the intra-DC share, Jain's index and the port's use in each phase's
+	# second half
+	set -- alone "$(tb_calc "$PHASE / 2")" "$PHASE" 2 \
+		one "$(tb_calc "$PHASE * 1.5")" "$((PHASE * 2))" 3 \
+		both "$(tb_calc "$PHASE * 2.5")" "$((PHASE * 4))" 4
+	while [ $# -gt 0 ]; do
+		ev_intra_share "$1" "$2" "$3"
+		ev_window "$@"
+		shift 4
+	done
 	ev_metric window_from_s "$(tb_calc "$PHASE * 2.5")"
 	ev_metric window_to_s $((PHASE * 4))
 	EV_W0=$(tb_calc "$t0 + $PHASE * 2.5") EV_W1=$t1
