@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$plots"
 
 # The scenarios in the order of the specs.
-ORDER="N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2 LB M2"
+ORDER="N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2 LB M2 M3 M4"
 
 # table FILE: the scenario's table: a row per variant, its columns, and
 # its checks.
@@ -137,22 +137,51 @@ plot $parts, $rate / $nflows with lines dt 2 lc rgb '#333333' title 'fair share'
 	echo "![per-flow throughput]($(basename "$plots")/$name-rates.png)"
 }
 
-# plot_queue FILE NAME: the real queue over time, a line per variant.
-plot_queue() {
-	local f=$1 name=$2 parts="" i=0
+# queue_lines FILE NAME FIELD: gnuplot's plot arguments for each variant's
+# queue series FIELD ([t, bytes] pairs), a line per variant in KB.
+queue_lines() {
+	local f=$1 name=$2 field=$3 parts="" i=0
 	for v in $(jq -r '.variants | keys[]' "$f"); do
-		jq -r --arg v "$v" '.variants[$v].queue[] | "\(.[0]) \(.[1] / 1000)"' "$f" > "$tmp/$name-q$i.dat"
-		parts="$parts${parts:+, }'$tmp/$name-q$i.dat' with lines title '$v'"
+		jq -r --arg v "$v" --arg k "$field" '.variants[$v][$k] // [] | .[] | "\(.[0]) \(.[1] / 1000)"' \
+			"$f" > "$tmp/$name-$field$i.dat"
+		parts="$parts${parts:+, }'$tmp/$name-$field$i.dat' with lines title '$v'"
 		i=$((i + 1))
 	done
+	echo "$parts"
+}
+
+# plot_queue FILE NAME: the real queue over time, a line per variant.
+plot_queue() {
+	local f=$1 name=$2
 	gnuplot <<-EOF
 	set terminal pngcairo noenhanced size 900,400 font ',9'
 	set output '$plots/$name-queue.png'
 	set xlabel 'time (s)'
 	set ylabel 'real queue (KB)'
-	plot $parts
+	plot $(queue_lines "$f" "$name" queue)
 	EOF
 	echo "![real queue over time]($(basename "$plots")/$name-queue.png)"
+}
+
+# plot_dci_queue FILE NAME: the receiver DC's two queues over time, a line
+# per variant: the bottleneck port's (queue) above, DCI_r's port's
+# (dci_queue) below.
+plot_dci_queue() {
+	local f=$1 name=$2
+	gnuplot <<-EOF
+	set terminal pngcairo noenhanced size 900,600 font ',9'
+	set output '$plots/$name-queue.png'
+	set multiplot layout 2,1
+	set xlabel 'time (s)'
+	set ylabel 'KB'
+	set key outside right
+	set title "the receiver's port (torb:b1)"
+	plot $(queue_lines "$f" "$name" queue)
+	set title "DCI_r's port (borb:down0)"
+	plot $(queue_lines "$f" "$name" dci_queue)
+	unset multiplot
+	EOF
+	echo "![the receiver DC's queues over time]($(basename "$plots")/$name-queue.png)"
 }
 
 # plot_fct FILE NAME: FCT CDFs and p99 slowdown per size bucket per variant.
@@ -278,9 +307,11 @@ plot $parts"
 	variant is a congestion control with its port: `uno` with the phantom
 	queue marking (no real-queue marking), every other variant with
 	RED-style marking on the real queue (30-90 KB ramp). `dctcp+bbr` is the
-	paper's MPRDMA+BBR baseline with Linux stand-ins. M2, MLCC's, runs
-	on the two DCs of `tb_twodc` instead, its bottleneck the sender
-	rack's uplink, with variants of its own (its description says which).
+	paper's MPRDMA+BBR baseline with Linux stand-ins. M2, M3 and M4, MLCC's,
+	run on the two DCs of `tb_twodc` instead, M2's bottleneck the sender
+	rack's uplink, M3's and M4's the receiver's link (these two in the VM
+	of the other MLCC tests, not the icount VM), with variants of their
+	own (their descriptions say which).
 	How the scenarios
 	map to the papers and why the rates are what they are:
 	`Documentation/testing.rst`, which also has the findings: where uno
@@ -308,8 +339,9 @@ plot $parts"
 		case $s in
 		N4 | N5 | N6 | S11.3 | S11.5 | S11.6) plot_rates "$f" "$name" ;;
 		M2) plot_rates "$f" "$name" && plot_queue "$f" "$name" ;;
+		M3) plot_rates "$f" "$name" && plot_dci_queue "$f" "$name" ;;
 		N3) plot_queue "$f" "$name" ;;
-		N9) plot_fct "$f" "$name" ;;
+		N9 | M4) plot_fct "$f" "$name" ;;
 		RC1) plot_loss "$f" "$name" ;;
 		LB) plot_lb "$f" "$name" ;;
 		esac
