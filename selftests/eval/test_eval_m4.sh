@@ -43,12 +43,25 @@ EV_MIX_INTER=$MX_SENDERS
 EV_MIX_CDF_INTRA=$(dirname "$0")/data/WebSearch_distribution.txt
 EV_MIX_CDF_INTER=$EV_MIX_CDF_INTRA
 
+# m4_dcir_drained: DCI_r's state into $OUT_DIR/borb-mlcc.json once its
+# queues are gone, or after 5 s: the last flows' FINs may still be
+# crossing the WAN when unoperf ends.
+m4_dcir_drained() {
+	_tries=50
+	while at borb -j mlcc show > "$OUT_DIR/borb-mlcc.json" &&
+		[ "$(jq '.near_source[] | select(.role == "dcir") | .pfqs | length' \
+			"$OUT_DIR/borb-mlcc.json")" != 0 ] && [ $_tries -gt 0 ]; do
+		sleep 0.1
+		_tries=$((_tries - 1))
+	done
+}
+
 VARIANTS=$(ev_variants $(ev_pick "mlcc dctcp" "mlcc hpcc dctcp cubic uno"))
 for v in $VARIANTS; do
 	mx_begin "$v"
 	ev_mix $LOAD "$DURATION_MS" 1 --intra-fraction $INTRA_FRACTION \
 		--size-scale "$SIZE_SCALE"
-	[ "$v" = mlcc ] && at borb -j mlcc show > "$OUT_DIR/borb-mlcc.json"
+	[ "$v" = mlcc ] && m4_dcir_drained
 	mx_dci_metrics
 	mx_end
 done
