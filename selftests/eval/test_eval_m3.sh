@@ -56,13 +56,6 @@ pfq_sampler() {
 # metric NAME: the mlcc variant's metric NAME, once ev_end has written it.
 metric() { jq ".metrics.$1" "$TB_RUN/ev-mlcc.json"; }
 
-# pct FILE PCT: the PCT-th percentile of the numbers in FILE, one a line.
-pct() {
-	sort -n "$1" | awk -v p="$2" '{ v[NR] = $1 }
-		END { if (NR == 0) { print 0; exit }
-		      print v[int((NR - 1) * p / 100 + 0.5) + 1] }'
-}
-
 for v in $(ev_variants $(ev_pick "mlcc dctcp" "mlcc hpcc dctcp cubic uno")); do
 	mx_begin "$v"
 	cc=$(ev_cc "$v")
@@ -90,7 +83,7 @@ for v in $(ev_variants $(ev_pick "mlcc dctcp" "mlcc hpcc dctcp cubic uno")); do
 	if [ "$v" = mlcc ]; then
 		awk '{ print $3 }' "$OUT_DIR/pfq.txt" > "$TB_RUN/q_c"
 		ev_metric pfq_readings "$(wc -l < "$TB_RUN/q_c")"
-		ev_metric pfq_q_c_p50_bytes "$(pct "$TB_RUN/q_c" 50)"
+		ev_metric pfq_q_c_p50_bytes "$(tb_pct 50 < "$TB_RUN/q_c")"
 	fi
 	mx_end
 	[ "$v" = mlcc ] || continue

@@ -648,14 +648,20 @@ tb_qdisc_sampler() {
 	echo $! >> "$TB_RUN/pids"
 }
 
+# tb_pct PCT: the PCT-th percentile (nearest rank) of the numbers on
+# stdin, one a line; 0 if there are none.
+tb_pct() {
+	sort -n | awk -v p="$1" '{ v[NR] = $1 }
+		END { if (NR == 0) { print 0; exit }
+		      i = int((NR - 1) * p / 100 + 0.5) + 1; print v[i] }'
+}
+
 # tb_backlog_pct FILE PCT [T0 T1]: the PCT-th percentile of the root
 # qdisc's byte backlog over the samples in FILE taken between T0 and T1.
 tb_backlog_pct() {
 	jq -r --argjson t0 "${3:-0}" --argjson t1 "${4:-1e12}" \
 		'select(.t >= $t0 and .t <= $t1) | .q[] | select(.root == true) | .backlog' "$1" |
-		sort -n | awk -v p="$2" '{ v[NR] = $1 }
-			END { if (NR == 0) { print 0; exit }
-			      i = int((NR - 1) * p / 100 + 0.5) + 1; print v[i] }'
+		tb_pct "$2"
 }
 
 # tb_empty_fraction FILE [T0 T1]: the share of the time between the first
