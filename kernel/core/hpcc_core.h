@@ -143,6 +143,7 @@ struct hpcc_state {
 /* Return of hpcc_measure(). */
 #define HPCC_PRIMED		0	/* first sample of a path: no U yet */
 #define HPCC_MEASURED		1	/* U updated */
+#define HPCC_STALE		2	/* no hop's record newer than its last */
 
 /* The spec's defaults for a host whose line rate is r_line bytes/s. */
 static __always_inline void hpcc_params_default(struct hpcc_params *p,
@@ -238,7 +239,11 @@ static __always_inline void hpcc_remember(struct hpcc_state *s,
  * a loop of base RTT t_ns. The first records of a path (a hop count
  * other than the last, or after half a wrap of silence) only prime the
  * state; records past HPCC_MAXHOP are ignored. t_ns is 1..HPCC_T_MAX
- * (the caller's; 0 only primes).
+ * (the caller's; 0 only primes). Records that give no hop an interval
+ * (the same stamps again, as when a receiver echoes its last records on
+ * a second ACK) are HPCC_STALE: U stays, and the caller's rate must too,
+ * as in HPCC every ACK brings its own packet's records and the law never
+ * sees the same ones twice.
  */
 static __always_inline int hpcc_measure(struct hpcc_state *s,
 					const struct hpcc_hop *hops, u32 n,
@@ -265,6 +270,8 @@ static __always_inline int hpcc_measure(struct hpcc_state *s,
 	}
 	hpcc_remember(s, hops, n);
 	s->last_ns = now_ns;
+	if (!tau_max)
+		return HPCC_STALE;
 	if (tau_max > t_ns)
 		tau_max = t_ns;
 	/* U <= 2 HPCC_U_MAX < 2^24, t_ns < 2^27: the sum < 2^52. */

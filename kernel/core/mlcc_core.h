@@ -383,7 +383,7 @@ static __always_inline void mlcc_snd_on_switch_int(struct mlcc_snd *s,
 {
 	bool commit;
 
-	if (hpcc_measure(&s->ns, hops, n, rtt_near_ns, now_ns) == HPCC_PRIMED)
+	if (hpcc_measure(&s->ns, hops, n, rtt_near_ns, now_ns) != HPCC_MEASURED)
 		return;
 	commit = (s32)(seq_end - s->ns.round_mark) > 0;
 	hpcc_rate(&s->ns, p, commit);

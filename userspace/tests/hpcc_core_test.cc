@@ -163,7 +163,8 @@ TEST(Hpcc, AGapLongerThanTReplacesU)
 	EXPECT_EQ(s.u, 65536U);
 }
 
-// A stamp equal to the last, or behind it, has no interval: U unchanged.
+// A stamp equal to the last, or behind it, has no interval: stale, U
+// unchanged.
 TEST(Hpcc, UnorderedRecordsLeaveU)
 {
 	hpcc_params p = Params();
@@ -172,10 +173,28 @@ TEST(Hpcc, UnorderedRecordsLeaveU)
 	hpcc_hop behind = Hop(9999, 600, 900);
 
 	s.u = 30000;
-	EXPECT_EQ(hpcc_measure(&s, &same, 1, kT, 100), HPCC_MEASURED);
+	EXPECT_EQ(hpcc_measure(&s, &same, 1, kT, 100), HPCC_STALE);
 	EXPECT_EQ(s.u, 30000U);
-	EXPECT_EQ(hpcc_measure(&s, &behind, 1, kT, 200), HPCC_MEASURED);
+	EXPECT_EQ(hpcc_measure(&s, &behind, 1, kT, 200), HPCC_STALE);
 	EXPECT_EQ(s.u, 30000U);
+}
+
+// One hop with an interval is enough: the other's same stamp does not
+// make the records stale. Hop 0 sent 625 units (40000 B) in 200 units
+// (12.8 us) at 25 Gbit/s, 1.0 of its line, with the queue (625 units,
+// 40000 B, min of the two) half a BDP: u = 1.5 x 65536 = 98304; tau =
+// 12800 ns of T = 25600: U = 98304 / 2 = 49152.
+TEST(Hpcc, OneHopWithAnIntervalMeasures)
+{
+	hpcc_params p = Params();
+	hpcc_state s;
+	hpcc_hop first[2] = { Hop(625, 0, 1000), Hop(0, 0, 1000) };
+	hpcc_hop next[2] = { Hop(625, 625, 1200), Hop(0, 0, 1000) };
+
+	hpcc_init(&s, &p, kLine);
+	EXPECT_EQ(hpcc_measure(&s, first, 2, kT, 0), HPCC_PRIMED);
+	EXPECT_EQ(hpcc_measure(&s, next, 2, kT, 12800), HPCC_MEASURED);
+	EXPECT_EQ(s.u, 49152U);
 }
 
 // T8(e): a flow back after half a wrap of silence (33.5 ms) or on a path
@@ -225,7 +244,7 @@ TEST(Hpcc, AnIntervalThatCouldHoldATxWrapIsSkipped)
 	s.u = 30000;
 	hpcc_measure(&s, &h, 1, kT, 0);
 	h = Hop(0, 625000 & HPCC_INT_MASK, 1000 + 93750, 12500000000ULL);
-	EXPECT_EQ(hpcc_measure(&s, &h, 1, kT, 6000000), HPCC_MEASURED);
+	EXPECT_EQ(hpcc_measure(&s, &h, 1, kT, 6000000), HPCC_STALE);
 	EXPECT_EQ(s.u, 30000U);
 	h.tx = (h.tx + 625000) & HPCC_INT_MASK;
 	h.ts += 78125;

@@ -484,7 +484,7 @@ TEST(Mlcc, NonBindingSenderSettles)
 // = 3.125e9 x 62259 / 98304 + 9765625 = 1979160308 + 9765625, committed
 // since the data ended past the round's mark; the next feedback before
 // snd_nxt only follows. An ACK's R_DQM_bar below R_NS takes over; an RTO
-// drops R_NS to R_min.
+// drops R_NS to R_min. Records seen before change nothing.
 TEST(Mlcc, SenderCombinesTheLoops)
 {
 	hpcc_params p;
@@ -506,6 +506,11 @@ TEST(Mlcc, SenderCombinesTheLoops)
 	EXPECT_EQ(s.ns.rc, 1979160308ULL + kAi);
 	EXPECT_EQ(s.ns.round_mark, 50000U);
 	EXPECT_EQ(mlcc_snd_rate(&s, &p), 1979160308ULL + kAi);
+	// the same records again (a second echo of them): no new rate, and
+	// no commit although they end past the mark
+	mlcc_snd_on_switch_int(&s, &p, &h, 1, 60000, 90000, 25600, 38400);
+	EXPECT_EQ(s.ns.r, 1979160308ULL + kAi);
+	EXPECT_EQ(s.ns.round_mark, 50000U);
 	h.tx = 2500;
 	h.ts = 1800;
 	mlcc_snd_on_switch_int(&s, &p, &h, 1, 40000, 90000, 25600, 51200);
