@@ -118,18 +118,24 @@ TEST(Hpcc, MeasuresLineRateAndStandingQueue)
 }
 
 // The most loaded hop sets both u and tau: hop 0 as above (u 98304, tau
-// 12800), hop 1 idle (tx unchanged, empty) over 25.6 us. U = 49152.
+// 12800), hop 1 idle (tx unchanged, empty) over 25.6 us. U = 49152. Then
+// hop 1's stamp again (no interval) beside hop 0 at the line with a BDP
+// queued (u 131072, tau 12800): one hop with an interval measures, U =
+// (49152 + 131072) / 2 = 90112.
 TEST(Hpcc, TheMostLoadedHopCounts)
 {
 	hpcc_params p = Params();
 	hpcc_state s;
 	hpcc_hop first[2] = { Hop(625, 0, 1000), Hop(0, 50, 7000) };
 	hpcc_hop next[2] = { Hop(1250, 625, 1200), Hop(0, 50, 7400) };
+	hpcc_hop third[2] = { Hop(1250, 1250, 1400), Hop(0, 50, 7400) };
 
 	hpcc_init(&s, &p, kLine);
 	EXPECT_EQ(hpcc_measure(&s, first, 2, kT, 0), HPCC_PRIMED);
 	EXPECT_EQ(hpcc_measure(&s, next, 2, kT, 12800), HPCC_MEASURED);
 	EXPECT_EQ(s.u, 49152U);
+	EXPECT_EQ(hpcc_measure(&s, third, 2, kT, 25600), HPCC_MEASURED);
+	EXPECT_EQ(s.u, 90112U);
 }
 
 // The counters wrap at 2^20: tx from 2^20 - 100 to 525 is 625 units, ts
@@ -177,24 +183,6 @@ TEST(Hpcc, UnorderedRecordsLeaveU)
 	EXPECT_EQ(s.u, 30000U);
 	EXPECT_EQ(hpcc_measure(&s, &behind, 1, kT, 200), HPCC_STALE);
 	EXPECT_EQ(s.u, 30000U);
-}
-
-// One hop with an interval is enough: the other's same stamp does not
-// make the records stale. Hop 0 sent 625 units (40000 B) in 200 units
-// (12.8 us) at 25 Gbit/s, 1.0 of its line, with the queue (625 units,
-// 40000 B, min of the two) half a BDP: u = 1.5 x 65536 = 98304; tau =
-// 12800 ns of T = 25600: U = 98304 / 2 = 49152.
-TEST(Hpcc, OneHopWithAnIntervalMeasures)
-{
-	hpcc_params p = Params();
-	hpcc_state s;
-	hpcc_hop first[2] = { Hop(625, 0, 1000), Hop(0, 0, 1000) };
-	hpcc_hop next[2] = { Hop(625, 625, 1200), Hop(0, 0, 1000) };
-
-	hpcc_init(&s, &p, kLine);
-	EXPECT_EQ(hpcc_measure(&s, first, 2, kT, 0), HPCC_PRIMED);
-	EXPECT_EQ(hpcc_measure(&s, next, 2, kT, 12800), HPCC_MEASURED);
-	EXPECT_EQ(s.u, 49152U);
 }
 
 // T8(e): a flow back after half a wrap of silence (33.5 ms) or on a path
