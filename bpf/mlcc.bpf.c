@@ -487,7 +487,7 @@ static __always_inline void mlcc_take_ack_x(struct bpf_sock_ops *skops,
 					    const struct mlcc_cfg *c)
 {
 	u64 r_dqm_bar = (u64)bpf_ntohl(o->r_dqm_bar) * 125;
-	u64 r_min = c->credit_line_rate / HPCC_DEF_MIN_DIV;
+	u64 r_min = hpcc_r_min(c->credit_line_rate);
 	struct mlcc_ns_entry *e;
 
 	if (!o->c_r || !r_dqm_bar || !o->r_credit) {

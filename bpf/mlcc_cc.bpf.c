@@ -151,7 +151,7 @@ void BPF_PROG(bpf_mlcc_set_state, struct sock *sk, u8 new_state)
 	if (!e || !e->info.r_line)
 		return;
 	bpf_spin_lock(&e->lock);
-	r_min = e->info.r_line / HPCC_DEF_MIN_DIV;
+	r_min = hpcc_r_min(e->info.r_line);
 	e->ns.rc = r_min;
 	e->ns.r = r_min;
 	e->ns.inc_stage = 0;

@@ -588,7 +588,7 @@ int mlcc_pfq_ack(struct __sk_buff *skb)
 		return MLCC_PASS;
 	}
 	/* the receiver's credit law keeps R_credit in [R_min, R_init] */
-	r_min = cfg->line_rate / HPCC_DEF_MIN_DIV;
+	r_min = hpcc_r_min(cfg->line_rate);
 	if (rate < r_min)
 		rate = r_min;
 	if (rate > cfg->line_rate)

@@ -145,12 +145,36 @@ struct hpcc_state {
 #define HPCC_MEASURED		1	/* U updated */
 #define HPCC_STALE		2	/* no hop's record newer than its last */
 
+/*
+ * Two 1500-byte segments per half wrap of the ts counter, bytes/s (0.72
+ * Mbit/s, rounded up): a flow slower than that sends its records farther
+ * apart than hpcc_measure() trusts two, each re-primes the law, and the
+ * rate can never rise again.
+ */
+#define HPCC_MEASURABLE_RATE	89407ULL
+
+/*
+ * R_min of a line of r_line bytes/s: the spec's R_line / 250 (3.2, from
+ * HPCC), but no lower than the law can measure. The floor binds below
+ * 179 Mbit/s lines, the emulation's; at the paper's 25 Gbit/s R_min is
+ * 100 Mbit/s, a segment every 120 ns. A line slower than the floor
+ * cannot be measured at any rate and keeps the spec's.
+ */
+static __always_inline u64 hpcc_r_min(u64 r_line)
+{
+	u64 r = div_u64(r_line, HPCC_DEF_MIN_DIV);
+
+	if (r < HPCC_MEASURABLE_RATE && r_line >= HPCC_MEASURABLE_RATE)
+		r = HPCC_MEASURABLE_RATE;
+	return r;
+}
+
 /* The spec's defaults for a host whose line rate is r_line bytes/s. */
 static __always_inline void hpcc_params_default(struct hpcc_params *p,
 						u64 r_line)
 {
 	p->r_ai = div_u64(r_line, HPCC_DEF_AI_DIV);
-	p->r_min = div_u64(r_line, HPCC_DEF_MIN_DIV);
+	p->r_min = hpcc_r_min(r_line);
 	p->r_max = r_line;
 	p->eta = HPCC_DEF_ETA;
 	p->max_stage = HPCC_DEF_MAX_STAGE;

@@ -799,7 +799,10 @@ TEST_F(MlccNsHost, OtherTrafficPasses)
 // 190-byte frame) outlasts two runs of a test, and a queue's departures
 // follow from its rate exactly.
 constexpr uint64_t kInit = 62500;
-constexpr uint64_t kInitMin = kInit / HPCC_DEF_MIN_DIV; // R_min of the credit law
+// R_min of the credit law: R_init / 250, this line being slower than the
+// floor hpcc_r_min() keeps above faster ones
+constexpr uint64_t kInitMin = kInit / HPCC_DEF_MIN_DIV;
+static_assert(kInit < HPCC_MEASURABLE_RATE);
 
 // The receiver's ACK_X: its credit, R_credit and R_DQM_bar in kbit/s.
 Bytes ack_x_opt(uint8_t c_r, uint32_t r_credit_kbps, uint32_t r_dqm_bar_kbps = 1000,

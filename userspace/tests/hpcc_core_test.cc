@@ -66,6 +66,44 @@ TEST(Hpcc, DefaultsAreTheSpecs)
 	EXPECT_TRUE(hpcc_params_valid(&p));
 }
 
+// R_min is R_line / 250 down to the rate at which two 1500-byte
+// segments fit in half the ts counter's wrap: 3000 B x 10^9 / 33554432 ns
+// = 89406.96, 89407 B/s. 50 Mbit/s (6.25e6 B/s): / 250 = 25000, raised
+// to 89407; a line below the floor (62500 B/s) keeps / 250, 250.
+TEST(Hpcc, RMinIsTheLawsOrWhatItCanMeasure)
+{
+	EXPECT_EQ(hpcc_r_min(kLine), kMin);
+	EXPECT_EQ(hpcc_r_min(6250000), 89407U);
+	EXPECT_EQ(hpcc_r_min(62500), 250U);
+	EXPECT_LE(3000ULL * 1000000000ULL / HPCC_MEASURABLE_RATE,
+		  HPCC_INT_HALF_WRAP_NS);
+}
+
+// At the floor a 50 Mbit/s port's records come 1500 B / 89407 B/s =
+// 16.777 ms apart (262144 ts units; 16.78e6 ns of host time), and the
+// law measures; at R_line / 250 (25000 B/s) 60 ms apart, past half the
+// wrap (33.55 ms), and each only re-primes: the rate could never rise.
+// The second interval: 23 units (1472 B) in 262144 units at 6.25e6
+// B/s, u = 1472 x 10^9 / 16777216 = 87738 B/s, x 65536 / 6.25e6 = 919;
+// tau = 16777216 > T, so U = 919.
+TEST(Hpcc, AFlowAtRMinStillMeasures)
+{
+	hpcc_state s = {};
+	hpcc_hop h = Hop(0, 0, 1000, 6250000);
+	u64 now = 0;
+
+	EXPECT_EQ(hpcc_measure(&s, &h, 1, kT, now), HPCC_PRIMED);
+	h.tx += 23;
+	h.ts += 262144;
+	now += 16777216;
+	EXPECT_EQ(hpcc_measure(&s, &h, 1, kT, now), HPCC_MEASURED);
+	EXPECT_EQ(s.u, 919U);
+	h.tx += 23;
+	h.ts = (h.ts + 937500) & HPCC_INT_MASK;
+	now += 60000000;
+	EXPECT_EQ(hpcc_measure(&s, &h, 1, kT, now), HPCC_PRIMED);
+}
+
 TEST(Hpcc, RejectsBadParams)
 {
 	hpcc_params p = Params();
