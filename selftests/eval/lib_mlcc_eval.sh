@@ -6,9 +6,12 @@
 # DCI_r's port borb:down0 fq ahead of it (a 1 Gbit/s veth: without the
 # credit loop the receiver DC's queue is at torb:b1, as there is no PFC to
 # push it back to DCI_r as in the paper). EMU-A's 1500-byte MTU (mlcc.md
-# 5.7); RTT_D and RTT_NS the VM's own, 0.3-0.4 ms, near EMU-A's 0.22-0.24
-# ms; theta and D_t the paper's 18 and 1 ms scaled by RTT_C / 6.04 ms
-# (5.7: time constants scale with s_t).
+# 5.7); RTT_NS and RTT_D dilated as test_mlcc_credit's (lib_mlcc.sh's
+# mlcc_dilate: 4.5 and 2.5 ms, B RTT_D ten packets; at the VM's own 0.3 ms
+# it was one, HPCC's U read a queued packet as 0.8 of a line and cut
+# every flow to R_min, and the credit rates swung 0.8-50 Mbit/s); theta
+# and D_t the paper's 18 and 1 ms scaled by RTT_C / 6.04 ms (5.7: time
+# constants scale with s_t).
 #
 # Variants: mlcc (bpf_mlcc with the three loops: DCI_s at bora and the
 # sender role at each of MX_SENDERS for R_NS, DCI_r's per-flow queues at
@@ -39,6 +42,7 @@ mx_rtt_us() {
 # EV_QLOG and MX_DCI_QLOG) and bpf_mlcc registered.
 mx_init() {
 	tb_twodc 1 4
+	mlcc_dilate $MX_SENDERS
 	TB_BOTTLENECK_NS=torb
 	TB_BOTTLENECK_DEV=b1
 	grep -q cgroup2 /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup ||

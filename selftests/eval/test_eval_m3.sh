@@ -28,6 +28,7 @@
 # uno-timeout: 1500
 . "$(dirname "$0")/lib_mlcc_eval.sh"
 . "$(dirname "$0")/../lib/testbed.sh"
+. "$(dirname "$0")/../mlcc/lib_mlcc.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 . "$(dirname "$0")/lib_eval.sh"
 

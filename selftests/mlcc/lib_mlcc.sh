@@ -2,6 +2,28 @@
 # SPDX-License-Identifier: GPL-2.0
 # What MLCC's tests share, on top of testbed.sh.
 
+# The paper's microseconds dilated as spec 5.7's EMU-A dilates them, on
+# tb_twodc: tora delays what it sends to each of DC A's senders by
+# MLCC_NS_DELAY_MS (into RTT_NS, the near-source loop's T) and b1 its ACKs
+# by MLCC_D_DELAY_MS (into RTT_D, the credit loop's T, and every intra-DC
+# RTT to b1). At 50 Mbit/s and 1500-byte packets B RTT_D is then ten
+# packets; at the VM's own 0.3 ms it is one, and HPCC's law (U against
+# B T) reads one queued packet as a port loaded 0.8 beyond its line.
+MLCC_NS_DELAY_MS=4
+MLCC_D_DELAY_MS=2
+
+# mlcc_dilate SENDER...: the delays, netem on tora's ports to the senders
+# and on b1's eth0 (which carry only ACKs here, so no queue forms in
+# netem: 4.3).
+mlcc_dilate() {
+	for _s in "$@"; do
+		tb_tc tora qdisc add dev "$_s" root netem delay ${MLCC_NS_DELAY_MS}ms limit 100000 ||
+			tb_die "netem on tora:$_s"
+	done
+	tb_tc b1 qdisc add dev eth0 root netem delay ${MLCC_D_DELAY_MS}ms limit 100000 ||
+		tb_die "netem on b1"
+}
+
 # mlcc_csum_errors NS: NS's TCP checksum errors (InCsumErrors), which the
 # switch ports' and DCI_s's rewrites must leave at 0.
 mlcc_csum_errors() {
