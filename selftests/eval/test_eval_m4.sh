@@ -11,9 +11,9 @@
 # from a1..a4 across the 40 ms WAN; 0.7 of b1's link offered, 50/70 of
 # the flows intra-DC (one CDF for both, so flows and bytes split alike).
 # Sizes scale by s_r s_t (mlcc.md 5.7: s_r = 50 Mbit/s / 25 Gbit/s, s_t =
-# RTT_C / 6.04 ms; about 0.014 here, a WebSearch flow 23 KB on average and
-# 414 KB at most, 1.6 RTT_C BDPs as in the paper). Hadoop's sizes so
-# scaled (1.7 KB on average) would ask 2600 connections a second of the
+# RTT_C / 6.04 ms; about 0.016 here, a WebSearch flow 26 KB on average and
+# 472 KB at most, 1.6 RTT_C BDPs as in the paper). Hadoop's sizes so
+# scaled (1.9 KB on average) would ask 2300 connections a second of the
 # VM: not run. Variants mlcc and dctcp (the ECN law nearest DCQCN); in the
 # full profile hpcc, cubic and uno too.
 #
