@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$plots"
 
 # The scenarios in the order of the specs.
-ORDER="N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2 LB M2 M3 M4"
+ORDER="N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2 LB M2 M3 M4 M5"
 
 # table FILE: the scenario's table: a row per variant, its columns, and
 # its checks.
@@ -307,10 +307,10 @@ plot $parts"
 	variant is a congestion control with its port: `uno` with the phantom
 	queue marking (no real-queue marking), every other variant with
 	RED-style marking on the real queue (30-90 KB ramp). `dctcp+bbr` is the
-	paper's MPRDMA+BBR baseline with Linux stand-ins. M2, M3 and M4, MLCC's,
+	paper's MPRDMA+BBR baseline with Linux stand-ins. M2 to M5, MLCC's,
 	run on the two DCs of `tb_twodc` instead, M2's bottleneck the sender
-	rack's uplink, M3's and M4's the receiver's link (these two in the VM
-	of the other MLCC tests, not the icount VM), with variants of their
+	rack's uplink, the others' the receiver's link (these in the VM of
+	the other MLCC tests, not the icount VM), with variants of their
 	own (their descriptions say which).
 	How the scenarios
 	map to the papers and why the rates are what they are:
@@ -341,7 +341,7 @@ plot $parts"
 		M2) plot_rates "$f" "$name" && plot_queue "$f" "$name" ;;
 		M3) plot_rates "$f" "$name" && plot_dci_queue "$f" "$name" ;;
 		N3) plot_queue "$f" "$name" ;;
-		N9 | M4) plot_fct "$f" "$name" ;;
+		N9 | M4 | M5) plot_fct "$f" "$name" ;;
 		RC1) plot_loss "$f" "$name" ;;
 		LB) plot_lb "$f" "$name" ;;
 		esac
