@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$plots"
 
 # The scenarios in the order of the specs.
-ORDER="N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2 LB M2 M3 M4 M5"
+ORDER="N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2 LB M1 M2 M3 M4 M5"
 
 # table FILE: the scenario's table: a row per variant, its columns, and
 # its checks.
@@ -339,7 +339,7 @@ plot $parts"
 		case $s in
 		N4 | N5 | N6 | S11.3 | S11.5 | S11.6) plot_rates "$f" "$name" ;;
 		M2) plot_rates "$f" "$name" && plot_queue "$f" "$name" ;;
-		M3) plot_rates "$f" "$name" && plot_dci_queue "$f" "$name" ;;
+		M1 | M3) plot_rates "$f" "$name" && plot_dci_queue "$f" "$name" ;;
 		N3) plot_queue "$f" "$name" ;;
 		N9 | M4 | M5) plot_fct "$f" "$name" ;;
 		RC1) plot_loss "$f" "$name" ;;

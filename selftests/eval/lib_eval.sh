@@ -259,7 +259,8 @@ ev_rx_sampler() {
 # ev_rates T0 T1: the rate (Mbit/s) of each connection that received at
 # least 1 MB, between consecutive samples in [T0, T1], as JSON: [{ns, class, peer, series: [[t - T0, mbps]...]}].
 # The sender's name and class from its address: the dumbbell's h* and w*,
-# the two DCs' a*, inter-DC when its receiver is in DC B (b*).
+# the two DCs' a* and b*, an a* inter-DC when its receiver is in DC B
+# (b*).
 ev_rates() {
 	awk -v t0="$1" -v t1="$2" '$1 >= t0 && $1 <= t1 {
 		if (!($2 in first)) first[$2] = $3
@@ -277,8 +278,10 @@ ev_rates() {
 			# iperf3 control connections carry a few bytes.
 			if (total[p] < 1000000) continue
 			split(p, a, ":"); split(a[1], o, ".")
-			ns = o[2] == 1 ? "h" o[3] : o[2] == 3 ? "w" o[3] : o[2] == 100 ? "a" o[3] : a[1]
-			cls = o[2] == 3 || rcv[p] ~ /^b/ ? "inter" : "intra"
+			ns = o[2] == 1 ? "h" o[3] : o[2] == 3 ? "w" o[3] : o[2] == 100 ? "a" o[3] :
+			     o[2] == 200 ? "b" o[3] : a[1]
+			# across the WAN: from a WAN host, or from DC A into DC B
+			cls = o[2] == 3 || (o[2] == 100 && rcv[p] ~ /^b/) ? "inter" : "intra"
 			printf "%s{\"ns\":\"%s\",\"class\":\"%s\",\"peer\":\"%s\",\"series\":[%s]}",
 				n++ ? "," : "", ns, cls, p, s[p]
 		}

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The receiver-DC scenarios of MLCC (M3, M4, M5), on top of lib_eval.sh: the
+# The receiver-DC scenarios of MLCC (M1, M3, M4, M5), on top of lib_eval.sh: the
 # two DCs of testbed.sh (tb_twodc 1 4) with b1's link, torb:b1, as the
 # bottleneck, a phantom port at EV_RATE with INT (ev_int_port), and
 # DCI_r's port borb:down0 fq ahead of it (a 1 Gbit/s veth: without the
