@@ -307,7 +307,7 @@ plot $parts"
 	variant is a congestion control with its port: `uno` with the phantom
 	queue marking (no real-queue marking), every other variant with
 	RED-style marking on the real queue (30-90 KB ramp). `dctcp+bbr` is the
-	paper's MPRDMA+BBR baseline with Linux stand-ins. M2 to M5, MLCC's,
+	paper's MPRDMA+BBR baseline with Linux stand-ins. M1 to M5, MLCC's,
 	run on the two DCs of `tb_twodc` instead, M2's bottleneck the sender
 	rack's uplink, the others' the receiver's link (these in the VM of
 	the other MLCC tests, not the icount VM), with variants of their
