@@ -147,11 +147,14 @@ struct hpcc_state {
 
 /*
  * Two 1500-byte segments per half wrap of the ts counter, bytes/s (0.72
- * Mbit/s, rounded up): a flow slower than that sends its records farther
- * apart than hpcc_measure() trusts two, each re-primes the law, and the
- * rate can never rise again.
+ * Mbit/s, 89407, rounded up): a flow slower than that sends its records
+ * farther apart than hpcc_measure() trusts two, each re-primes the law,
+ * and the rate can never rise again.
  */
-#define HPCC_MEASURABLE_RATE	89407ULL
+#define HPCC_MEASURABLE_SEG	1500ULL
+#define HPCC_MEASURABLE_RATE						\
+	((2 * HPCC_MEASURABLE_SEG * 1000000000ULL + HPCC_INT_HALF_WRAP_NS - 1) / \
+	 HPCC_INT_HALF_WRAP_NS)
 
 /*
  * R_min of a line of r_line bytes/s: the spec's R_line / 250 (3.2, from

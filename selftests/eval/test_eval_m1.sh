@@ -32,8 +32,6 @@ PHASE=$(ev_pick 2 4)
 mx_init M1
 ev_rx_sampler b1
 
-# metric NAME: the mlcc variant's metric NAME, once ev_end has written it.
-metric() { jq ".metrics.$1" "$TB_RUN/ev-mlcc.json"; }
 
 for v in $(ev_variants $(ev_pick mlcc "mlcc hpcc dctcp cubic uno")); do
 	mx_begin "$v"
@@ -58,11 +56,11 @@ for v in $(ev_variants $(ev_pick mlcc "mlcc hpcc dctcp cubic uno")); do
 	mx_dci_metrics
 	mx_end
 	[ "$v" = mlcc ] || continue
-	ev_check arrival_peak "$(metric arrival_peak_bytes)" "<=" \
+	ev_check arrival_peak "$(mx_metric mlcc arrival_peak_bytes)" "<=" \
 		$((EV_C / 1000 * MX_RTT_D_US / 1000))
-	ev_check intra_share "$(metric intra_share_both)" ">=" 0.45
-	ev_check jain "$(metric jain_both)" ">=" 0.9
-	ev_claim utilisation "$(metric util_both)" ">=" 0.7
+	ev_check intra_share "$(mx_metric mlcc intra_share_both)" ">=" 0.45
+	ev_check jain "$(mx_metric mlcc jain_both)" ">=" 0.9
+	ev_claim utilisation "$(mx_metric mlcc util_both)" ">=" 0.7
 	mx_dcir_counters_zero "$OUT_DIR/borb-mlcc.json"
 done
 mx_finish
