@@ -62,6 +62,8 @@ ev_cc() {
 	smartt-*) echo smartt ;;
 	dctcp+bbr) [ "$2" = inter ] && echo bbr || echo dctcp ;;
 	mlcc | hpcc) echo bpf_mlcc ;;	# MLCC's loops, HPCC end to end (M2, M3)
+	swift*) echo bpf_swift ;;	# Reflex's laws (RX1), with or without it
+	timely*) echo bpf_timely ;;
 	*) echo "$1" ;;
 	esac
 }
