@@ -204,7 +204,7 @@ static __always_inline void bpf_swift_take_src(struct sock *sk,
 
 /*
  * Every ACK that acknowledges data, with its RTT sample; a Reflex flow's
- * bring none (reflex_cc.h).
+ * bring none (reflex_cc.h), but end a run of RTOs as any ACK does.
  */
 SEC("struct_ops/bpf_swift_pkts_acked")
 void BPF_PROG(bpf_swift_pkts_acked, struct sock *sk,
@@ -221,6 +221,8 @@ void BPF_PROG(bpf_swift_pkts_acked, struct sock *sk,
 		bpf_swift_start(sk, ca);
 	if (ca->rfx.mode != RFX_CC_REFLEX)
 		bpf_swift_sample(sk, ca, (u64)rtt_us * NSEC_PER_USEC, acked, false);
+	else
+		swift_on_progress(&ca->core);
 	bpf_swift_apply_cwnd(sk, ca);
 }
 

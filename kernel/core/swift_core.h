@@ -41,8 +41,8 @@
  *
  * Who calls what (spec 2.5, 3.3): each ACK, or in Reflex mode each
  * pseudo-ACK, is one swift_on_ack() with its RTT and the packets it
- * covers; transport losses call swift_on_fast_recovery() and
- * swift_on_rto(). hops is the flow's, set at swift_init(): 3 intra-DC,
+ * covers, an ACK without a sample swift_on_progress(); transport losses
+ * call swift_on_fast_recovery() and swift_on_rto(). hops is the flow's, set at swift_init(): 3 intra-DC,
  * 6 inter-DC, 3 for the pseudo-ACK loop. Converting a near-source window
  * into an end-to-end rate (spec 3.3) is the caller's, with
  * swift_pacing_rate().
@@ -358,6 +358,19 @@ static __always_inline u32 swift_on_ack(struct swift_state *s,
 		ev = SWIFT_EV_MD_HELD;
 	}
 	return ev | swift_finish(s, p, prev, now_ns);
+}
+
+/*
+ * An ACK that brings the law no RTT sample: a Reflex flow's own ACKs,
+ * whose samples come from the gateway instead (reflex.md 3.3). It still
+ * ends a run of timeouts: retx_reset counts RTOs in a row, with no ACK
+ * between (Algorithm 1 zeroes retx_cnt on every ACK). Without it, a
+ * Reflex flow counted every RTO of its life, and its fifth set it to
+ * min_cwnd, with no sample to raise it: 1448 bytes every 9 s.
+ */
+static __always_inline void swift_on_progress(struct swift_state *s)
+{
+	s->retx_cnt = 0;
 }
 
 /* Fast recovery (a loss repaired by the transport): 1 - max_mdf per RTT. */

@@ -389,6 +389,31 @@ TEST(swift_core, RetransmitTimeouts)
 	EXPECT_EQ(s.retx_cnt, 1u);
 }
 
+// A Reflex flow's own ACKs bring no sample but end a run of RTOs: four
+// RTOs, an ACK, four more never reset the window; the fifth in a row
+// does. rtt 5 us: each RTO at least an RTT after the last halves.
+TEST(swift_core, ProgressEndsARunOfTimeouts)
+{
+	const swift_params p = Params();
+	swift_state s = Flow(p, kIntra, 100 * kPkt);
+	u64 t = kT0;
+
+	Ack(s, p, 5 * kUs, t);
+	for (int run = 0; run < 2; ++run) {
+		for (int i = 0; i < 4; ++i)
+			EXPECT_EQ(swift_on_rto(&s, &p, t += 5 * kUs), kMd);
+		EXPECT_EQ(s.retx_cnt, 4u);
+		swift_on_progress(&s);
+		EXPECT_EQ(s.retx_cnt, 0u);
+	}
+	EXPECT_EQ(s.cwnd, 100010000u >> 8);
+	for (int i = 0; i < 4; ++i)
+		swift_on_rto(&s, &p, t += 5 * kUs);
+	EXPECT_EQ(swift_on_rto(&s, &p, t += 5 * kUs),
+		  (u32)(SWIFT_EV_RESET | SWIFT_EV_DECREASED));
+	EXPECT_EQ(s.cwnd, kMin);
+}
+
 // Fast recovery: zeroes the RTO count and decreases by max_mdf, once per
 // RTT. rtt 5 us: T0 FR: 100 -> 50; T0+1 us FR: held; T0+5 us FR: 25.
 TEST(swift_core, FastRecovery)
