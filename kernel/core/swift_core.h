@@ -42,8 +42,9 @@
  * Who calls what (spec 2.5, 3.3): each ACK, or in Reflex mode each
  * pseudo-ACK, is one swift_on_ack() with its RTT and the packets it
  * covers, an ACK without a sample swift_on_progress(); transport losses
- * call swift_on_fast_recovery() and swift_on_rto(). hops is the flow's, set at swift_init(): 3 intra-DC,
- * 6 inter-DC, 3 for the pseudo-ACK loop. Converting a near-source window
+ * call swift_on_fast_recovery() and swift_on_rto(). hops is the flow's,
+ * set at swift_init(): 3 intra-DC, 6 inter-DC, 3 for the pseudo-ACK
+ * loop. Converting a near-source window
  * into an end-to-end rate (spec 3.3) is the caller's, with
  * swift_pacing_rate().
  *

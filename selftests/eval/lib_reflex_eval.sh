@@ -34,7 +34,7 @@
 
 TB_MTU=1500
 EV_RATE=50
-EV_LIMIT=4000000		# reflex.md 5.3: 4 MB per DC switch port
+RX_LIMIT=4000000		# reflex.md 5.3: 4 MB per DC switch port
 RX_S=1000			# time dilation, reflex.md 5.3's default column
 TB_WAN_RTT=1004			# 2 x 502 us x S
 RX_ACCESS_MS=4			# a host's access line, 2 x 2 us x S
@@ -87,6 +87,7 @@ rx_init() {
 	TB_BOTTLENECK_DEV=b1
 
 	EV_SCENARIO=$1
+	EV_LIMIT=$RX_LIMIT	# after lib_eval.sh's 1 MB
 	: > "$TB_RUN/ev_variants"
 	RX_INTRA_A_US=$(rx_rtt_us a1 $RX_A0_ADDR)
 	EV_INTRA_US=$(rx_rtt_us b3 "$TB_RCV_ADDR")
