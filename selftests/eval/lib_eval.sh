@@ -54,16 +54,17 @@ ev_variants() {
 	echo "${UNO_EVAL_VARIANTS:-$*}"
 }
 
-# ev_cc VARIANT [CLASS]: the congestion control a flow of CLASS runs.
+# ev_cc VARIANT [CLASS]: the congestion control a flow of CLASS runs; a
+# scenario with variants of its own names its function in EV_CC_FN, which
+# prints the CC and succeeds for those.
 ev_cc() {
+	[ -n "$EV_CC_FN" ] && $EV_CC_FN "$@" && return
 	case "$1" in
 	uno-*) echo uno ;;
 	unorc*) echo uno ;;	# UnoRC's UnoCC (lib_rc.sh), not a TCP CC
 	smartt-*) echo smartt ;;
 	dctcp+bbr) [ "$2" = inter ] && echo bbr || echo dctcp ;;
 	mlcc | hpcc) echo bpf_mlcc ;;	# MLCC's loops, HPCC end to end (M2, M3)
-	swift*) echo bpf_swift ;;	# Reflex's laws (RX1), with or without it
-	timely*) echo bpf_timely ;;
 	*) echo "$1" ;;
 	esac
 }

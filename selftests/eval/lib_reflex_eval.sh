@@ -47,6 +47,7 @@ RX_GW_A=10.10.0.254
 RX_A0_ADDR=10.110.1.1
 RX_NDT_MBIT=$((8 * EV_RATE))	# 5.3: the spine-gateway link, 8 C
 EV_PORT_FN=rx_ports
+EV_CC_FN=rx_ev_cc
 
 # rx_ns X: X ns of the paper's time, dilated.
 rx_ns() { echo $(($1 * RX_S)); }
@@ -149,6 +150,15 @@ rx_ports() {
 	for _b in $RX_B_RCVS; do
 		rx_port torb "$_b" "$1"
 	done
+}
+
+# rx_ev_cc VARIANT: lib_eval.sh's EV_CC_FN: the BPF hosts of Swift and
+# TIMELY, which take pseudo-ACKs (M2's swift and timely are the modules).
+rx_ev_cc() {
+	case $1 in
+	swift* | timely*) echo "bpf_$(rx_cc "$1")" ;;
+	*) return 1 ;;
+	esac
 }
 
 # rx_cc VARIANT: swift, timely, or none of Reflex's laws.
