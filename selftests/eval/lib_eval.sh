@@ -152,6 +152,9 @@ ev_metric() {
 	echo "$1 $2" >> "$TB_RUN/metrics"
 }
 
+# ev_result_metric VARIANT NAME: a finished variant's metric NAME (ev_end).
+ev_result_metric() { jq ".metrics.$2" "$TB_RUN/ev-$1.json"; }
+
 # ev_check NAME VALUE OP THRESHOLD: a pass criterion of the current variant.
 ev_check() {
 	tb_check "$EV_LABEL:$1" "$2" "$3" "$4"

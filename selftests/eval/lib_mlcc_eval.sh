@@ -175,14 +175,11 @@ mx_dcir_drained() {
 	done
 }
 
-# mx_metric VARIANT NAME: a variant's metric.
-mx_metric() { jq ".metrics.$2" "$TB_RUN/ev-$1.json"; }
-
 # mx_best NAME: the least of the baselines' (MX_VARIANTS but mlcc) metric
 # NAME; empty if none ran.
 mx_best() {
 	for _b in $MX_VARIANTS; do
-		[ "$_b" = mlcc ] || mx_metric "$_b" "$1"
+		[ "$_b" = mlcc ] || ev_result_metric "$_b" "$1"
 	done | sort -g | head -n 1
 }
 
@@ -219,17 +216,17 @@ mx_webmix() {
 	done
 	EV_LABEL=mlcc
 	if [ -f "$TB_RUN/ev-mlcc.json" ]; then
-		ev_check failed_flows "$(mx_metric mlcc failed)" == 0
+		ev_check failed_flows "$(ev_result_metric mlcc failed)" == 0
 		ev_check pfq_freed "$(jq '.near_source[] | select(.role == "dcir") | .pfqs | length' \
 			"$OUT_DIR/borb-mlcc.json")" == 0
 		mx_dcir_counters_zero "$OUT_DIR/borb-mlcc.json"
 		for _c in intra inter; do
 			_best=$(mx_best ${_c}_mean_fct_us)
 			[ -n "$_best" ] || continue
-			tb_log "$_c-DC mean FCT: mlcc $(mx_metric mlcc ${_c}_mean_fct_us) us," \
+			tb_log "$_c-DC mean FCT: mlcc $(ev_result_metric mlcc ${_c}_mean_fct_us) us," \
 				"the best baseline's $_best us"
 			ev_claim ${_c}_mean_fct_over_best \
-				"$(tb_calc "$(mx_metric mlcc ${_c}_mean_fct_us) / $_best")" \
+				"$(tb_calc "$(ev_result_metric mlcc ${_c}_mean_fct_us) / $_best")" \
 				"<=" "$([ $_c = intra ] && echo 0.8 || echo 1)"
 		done
 	fi

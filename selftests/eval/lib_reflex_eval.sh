@@ -399,14 +399,11 @@ rx_mix() {
 	rx_reflex_metrics
 }
 
-# rx_metric VARIANT NAME: a variant's metric.
-rx_metric() { jq ".metrics.$2" "$TB_RUN/ev-$1.json"; }
-
 # rx_cut REFLEX BASE NAME: 1 - REFLEX's metric NAME / BASE's, the cut
 # Reflex makes; empty unless both ran and have it.
 rx_cut() {
 	[ -f "$TB_RUN/ev-$1.json" ] && [ -f "$TB_RUN/ev-$2.json" ] || return 0
-	jq -n --argjson r "$(rx_metric "$1" "$3")" --argjson b "$(rx_metric "$2" "$3")" \
+	jq -n --argjson r "$(ev_result_metric "$1" "$3")" --argjson b "$(ev_result_metric "$2" "$3")" \
 		'if $r != null and $b != null and $b > 0 then 1 - $r / $b else empty end'
 }
 

@@ -56,11 +56,11 @@ for v in $(ev_variants $(ev_pick mlcc "mlcc hpcc dctcp cubic uno")); do
 	mx_dci_metrics
 	mx_end
 	[ "$v" = mlcc ] || continue
-	ev_check arrival_peak "$(mx_metric mlcc arrival_peak_bytes)" "<=" \
+	ev_check arrival_peak "$(ev_result_metric mlcc arrival_peak_bytes)" "<=" \
 		$((EV_C / 1000 * MX_RTT_D_US / 1000))
-	ev_check intra_share "$(mx_metric mlcc intra_share_both)" ">=" 0.45
-	ev_check jain "$(mx_metric mlcc jain_both)" ">=" 0.9
-	ev_claim utilisation "$(mx_metric mlcc util_both)" ">=" 0.7
+	ev_check intra_share "$(ev_result_metric mlcc intra_share_both)" ">=" 0.45
+	ev_check jain "$(ev_result_metric mlcc jain_both)" ">=" 0.9
+	ev_claim utilisation "$(ev_result_metric mlcc util_both)" ">=" 0.7
 	mx_dcir_counters_zero "$OUT_DIR/borb-mlcc.json"
 done
 mx_finish

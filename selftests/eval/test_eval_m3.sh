@@ -88,19 +88,19 @@ for v in $(ev_variants $(ev_pick "mlcc dctcp" "mlcc hpcc dctcp cubic uno")); do
 	[ "$v" = mlcc ] || continue
 	# R_fair D_t, each flow's DCI_r target at a quarter of b1's link
 	target=$((EV_C / 4 * MX_DT_US / 1000000))
-	ev_check pfq_readings "$(mx_metric mlcc pfq_readings)" ">=" 12	# 3 a flow
-	ev_check pfq_q_c "$(mx_metric mlcc pfq_q_c_p50_bytes)" "<=" $((3 * target))
-	ev_claim pfq_q_c_near_target "$(mx_metric mlcc pfq_q_c_p50_bytes)" ">=" $((target / 3))
+	ev_check pfq_readings "$(ev_result_metric mlcc pfq_readings)" ">=" 12	# 3 a flow
+	ev_check pfq_q_c "$(ev_result_metric mlcc pfq_q_c_p50_bytes)" "<=" $((3 * target))
+	ev_claim pfq_q_c_near_target "$(ev_result_metric mlcc pfq_q_c_p50_bytes)" ">=" $((target / 3))
 	# claims: the first at 0.66-0.93 of its bound in three runs before
 	# hpcc_r_min() and HPCC_STALE, 0.15-0.47 in three since and 1.44 in a
 	# fourth; the use 0.47-0.55 (Documentation/mlcc.rst, M3)
-	ev_claim dci_backlog_p99 "$(mx_metric mlcc dci_backlog_p99_bytes)" "<=" $((3 * 4 * target))
-	ev_claim utilisation "$(mx_metric mlcc util_steady)" ">=" 0.7
-	ev_check port_backlog_p99 "$(mx_metric mlcc backlog_p99_bytes)" "<=" \
+	ev_claim dci_backlog_p99 "$(ev_result_metric mlcc dci_backlog_p99_bytes)" "<=" $((3 * 4 * target))
+	ev_claim utilisation "$(ev_result_metric mlcc util_steady)" ">=" 0.7
+	ev_check port_backlog_p99 "$(ev_result_metric mlcc backlog_p99_bytes)" "<=" \
 		$((EV_C / 1000 * MX_RTT_D_US / 1000))
 	# a claim: 0.92-0.98 over three runs before those fixes, 0.98-1.0 in
 	# three since and 0.61 in a fourth
-	ev_claim jain "$(mx_metric mlcc jain_steady)" ">=" 0.9
+	ev_claim jain "$(ev_result_metric mlcc jain_steady)" ">=" 0.9
 	mx_dcir_counters_zero "$OUT_DIR/borb-mlcc.json"
 done
 mx_finish
