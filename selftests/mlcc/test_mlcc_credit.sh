@@ -35,9 +35,15 @@
 # every cross-DC segment reached b1 stamped by borb, and its credit
 # rounds closed; every ACK_X b1 wrote reached borb and a1, none
 # malformed; no checksum error at b1; the queue freed with its flow, and
-# the roles' filters with the roles. Claims: the peak at most half
-# hpcc's, the intra-DC share above hpcc's, the port's use at least 0.7.
-# uno-timeout: 300
+# the roles' filters with the roles; the port's use at least 0.7. Claims:
+# the peak at most half hpcc's, the intra-DC share above hpcc's.
+#
+# In the icount VM: in the other, TCG's pacer sent a paced flow well
+# under its rate, the more so the busier the host (the port's use
+# 0.53-0.74, 0.29 beside a CPU hog), so that the split measured which
+# sender's timers fired late, not the loops (Jain 0.89 in one CI run).
+# uno-vm: icount
+# uno-timeout: 400
 # EMU-A's MTU (mlcc.md 5.7), where B RTT_D is ten packets: at the
 # testbed's 4000 bytes it was four, one packet queued moved HPCC's U by a
 # quarter, and the two flows split the port 0.10-0.29 to 0.71-0.90
@@ -178,10 +184,7 @@ tb_check mlcc:intra_share "$(intra_share mlcc)" ">=" 0.45
 # (0.20-0.55 over six)
 tb_claim mlcc:intra_share_above_hpcc "$(intra_share mlcc)" ">" "$(intra_share hpcc)"
 tb_check mlcc:jain "$(jq .jain "$OUT_DIR/mlcc.json")" ">=" 0.9	# M2's bound
-# a claim: TCG's pacer sends less than its rate at 1500-byte packets
-# (0.53-0.74 over six runs, hpcc's 0.70-0.79, whose cross-DC flow sends
-# in windows)
-tb_claim mlcc:utilisation "$(jq .utilisation "$OUT_DIR/mlcc.json")" ">=" 0.7
+tb_check mlcc:utilisation "$(jq .utilisation "$OUT_DIR/mlcc.json")" ">=" 0.7
 # 3.5.3(1): the flow's DCI_r queue at R_fair D_t, bounded
 target=$((RATE * 1000000 / 8 / 2 * dt_us / 1000000))
 q_c=$(awk '{ print $1 }' "$OUT_DIR/pfq.txt" | sort -n | awk '{ v[NR] = $1 }
