@@ -309,12 +309,12 @@ plot $parts"
 	RED-style marking on the real queue (30-90 KB ramp). `dctcp+bbr` is the
 	paper's MPRDMA+BBR baseline with Linux stand-ins. M1 to M5, MLCC's,
 	run on the two DCs of `tb_twodc` instead, M2's bottleneck the sender
-	rack's uplink, the others' the receiver's link (these in the VM of
-	the other MLCC tests, not the icount VM), with variants of their
-	own (their descriptions say which). RX1, Reflex's, runs on two DCs
-	dilated a thousand times with three bottlenecks, the sender rack's
-	uplink and two receivers' links (`selftests/eval/lib_reflex_eval.sh`),
-	in the same VM.
+	rack's uplink, the others' the receiver's link (M3 to M5 in the VM
+	of the other datapath tests, not the icount VM), with variants of
+	their own (their descriptions say which). RX1, Reflex's, runs on two
+	DCs dilated a thousand times with three bottlenecks, the sender
+	rack's uplink and two receivers' links
+	(`selftests/eval/lib_reflex_eval.sh`), in that VM too.
 	How the scenarios
 	map to the papers and why the rates are what they are:
 	`Documentation/testing.rst`, which also has the findings: where uno

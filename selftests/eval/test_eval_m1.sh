@@ -20,6 +20,9 @@
 # DCI_r's queues then. Checked for mlcc (test_mlcc_credit's bounds): the
 # peak at most B RTT_D, the share at least 0.45, Jain's index at least
 # 0.9, DCI_r's counters at 0. Claimed: the port's use at least 0.7.
+# In the icount VM, as test_mlcc_credit: in the other, TCG's late pacing
+# timers, not the loops, set the split and the use.
+# uno-vm: icount
 # uno-timeout: 1500
 . "$(dirname "$0")/lib_mlcc_eval.sh"
 . "$(dirname "$0")/../lib/testbed.sh"
