@@ -21,6 +21,8 @@
  * of the higher of the real-queue ramp and the phantom ramp. In INT mode
  * it also gets the port's MLCC hop record, if it carries the option
  * (uapi/uno_mlcc.h): the INT an HPCC-style law needs is the dequeue's.
+ * With an X_off it counts the pauses a lossless port would have sent
+ * (virtual PFC, phantom_xoff).
  *
  * The marking law lives in phantom_core.h; this file is the plumbing.
  */
@@ -71,6 +73,7 @@ struct phantom_cfg {
 	u8 trim_valid;		/* 1: a trimmed UDP datagram is a valid one */
 	u8 int_stamp;		/* 1: MLCC INT records at dequeue */
 	u8 int_bcode;		/* the rate's code in a record */
+	u32 xoff;		/* virtual PFC's X_off, bytes; 0: off */
 };
 
 struct phantom_sched_data {
@@ -87,6 +90,7 @@ struct phantom_sched_data {
 
 	/* statistics, see struct tc_phantom_xstats */
 	struct phantom_empty empty;
+	struct phantom_xoff xoff;
 	u64 ce_marks;
 	u64 phantom_marks;
 	u64 trimmed;
@@ -313,6 +317,7 @@ static int phantom_enqueue_one(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 	if (likely((u64)q->data_backlog + len <= q->cfg.core.limit)) {
 		q->data_backlog += len;
 		q->max_backlog = max(q->max_backlog, q->data_backlog);
+		phantom_xoff_update(&q->xoff, q->data_backlog);
 		phantom_queue(sch, &q->data, skb);
 		return NET_XMIT_SUCCESS;
 	}
@@ -535,6 +540,7 @@ static struct sk_buff *phantom_dequeue(struct Qdisc *sch)
 	} else {
 		__qdisc_dequeue_head(&q->data);
 		q->data_backlog -= qdisc_pkt_len(skb);
+		phantom_xoff_update(&q->xoff, q->data_backlog);
 		phantom_mark(q, skb, now);
 		if (q->cfg.int_stamp)
 			phantom_int_stamp(q, skb, now);
@@ -558,6 +564,7 @@ static void phantom_reset(struct Qdisc *sch)
 	q->hdrs_backlog = 0;
 	sch->q.qlen = 0;
 	sch->qstats.backlog = 0;
+	phantom_xoff_update(&q->xoff, 0);
 	phantom_empty_begin(&q->empty, ktime_get_ns());
 	phantom_bucket_reset(&q->bucket, ktime_get_ns());
 	phantom_pq_flush(&q->st.pq, ktime_get_ns());
@@ -601,6 +608,7 @@ static const struct nla_policy phantom_policy[TCA_PHANTOM_MAX + 1] = {
 							 &phantom_burst_range),
 	[TCA_PHANTOM_TRIM_VALID] = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_PHANTOM_INT]	 = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_PHANTOM_XOFF]	 = { .type = NLA_U32 },
 };
 
 static void phantom_get_u32(u32 *val, const struct nlattr *attr)
@@ -624,6 +632,7 @@ static void phantom_cfg_merge(struct phantom_cfg *cfg, struct nlattr **tb)
 	phantom_get_u32(&cfg->trim, tb[TCA_PHANTOM_TRIM]);
 	phantom_get_u32(&cfg->trim_limit, tb[TCA_PHANTOM_TRIM_LIMIT]);
 	phantom_get_u32(&cfg->burst, tb[TCA_PHANTOM_BURST]);
+	phantom_get_u32(&cfg->xoff, tb[TCA_PHANTOM_XOFF]);
 	if (tb[TCA_PHANTOM_TRIM_DSCP])
 		cfg->trim_dscp = nla_get_u8(tb[TCA_PHANTOM_TRIM_DSCP]);
 	if (tb[TCA_PHANTOM_TRIM_VALID])
@@ -719,6 +728,13 @@ static int phantom_cfg_check(const struct phantom_cfg *cfg, struct nlattr **tb,
 				    "trim-limit cannot hold one trimmed header");
 		return -EINVAL;
 	}
+	if (cfg->xoff >= p->limit) {
+		NL_SET_ERR_MSG_ATTR(extack,
+				    phantom_blame(tb, TCA_PHANTOM_XOFF,
+						  TCA_PHANTOM_LIMIT),
+				    "xoff is not below limit: the backlog never rises above it");
+		return -EINVAL;
+	}
 	if (cfg->int_stamp && cfg->int_bcode >= HPCC_BCODES) {
 		NL_SET_ERR_MSG_ATTR(extack,
 				    phantom_blame(tb, TCA_PHANTOM_INT,
@@ -768,6 +784,7 @@ static int __phantom_change(struct Qdisc *sch, struct nlattr *opt, bool create,
 	if (create)
 		phantom_empty_begin(&q->empty, ktime_get_ns());
 	phantom_configure(&q->st, &cfg.core, ktime_get_ns());
+	phantom_xoff_set(&q->xoff, cfg.xoff, psched_mtu(dev));
 	sch_tree_unlock(sch);
 	return 0;
 }
@@ -830,7 +847,8 @@ static int phantom_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_PHANTOM_TRIM_LIMIT, cfg->trim_limit) ||
 	    nla_put_u32(skb, TCA_PHANTOM_BURST, cfg->burst) ||
 	    nla_put_u8(skb, TCA_PHANTOM_TRIM_VALID, cfg->trim_valid) ||
-	    nla_put_u8(skb, TCA_PHANTOM_INT, cfg->int_stamp))
+	    nla_put_u8(skb, TCA_PHANTOM_INT, cfg->int_stamp) ||
+	    nla_put_u32(skb, TCA_PHANTOM_XOFF, cfg->xoff))
 		goto nla_put_failure;
 
 	return nla_nest_end(skb, opts);
@@ -861,6 +879,7 @@ static int phantom_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		.empty_ns = phantom_empty_ns(&q->empty, ktime_get_ns()),
 		.int_stamped = q->int_stamped,
 		.int_full = q->int_full,
+		.xoff_events = q->xoff.events,
 	};
 	sch_tree_unlock(sch);
 

@@ -309,6 +309,46 @@ static inline u64 phantom_empty_ns(const struct phantom_empty *e, u64 now)
 	return e->ns + (e->empty && now > e->since ? now - e->since : 0);
 }
 
+/*
+ * Virtual PFC (Reflex, reflex.md 5.3): the PAUSE frames a lossless port
+ * would have sent upstream. Such a port pauses its senders when its
+ * backlog rises above X_off and resumes them once the backlog is back at
+ * X_on = X_off - 2 MTU; a lossy port only counts the pauses. The Reflex
+ * paper reports PFC pause events (its Sec. IV-B); counted at every
+ * enqueue and dequeue, our count is exact where a sampled backlog misses
+ * the crossings shorter than its period.
+ */
+struct phantom_xoff {
+	u64 events;	/* pauses */
+	u32 xoff;	/* bytes of backlog; 0: off */
+	u32 xon;	/* bytes of backlog, below xoff */
+	bool paused;
+};
+
+/* X_off @xoff bytes (0: off), X_on two packets of @mtu bytes below. */
+static inline void phantom_xoff_set(struct phantom_xoff *x, u32 xoff, u32 mtu)
+{
+	x->xoff = xoff;
+	x->xon = xoff > 2 * mtu ? xoff - 2 * mtu : 0;
+	if (!xoff)
+		x->paused = false;
+}
+
+/* The backlog is now @backlog bytes: true if the port pauses anew. */
+static inline bool phantom_xoff_update(struct phantom_xoff *x, u32 backlog)
+{
+	if (x->paused) {
+		if (backlog <= x->xon)
+			x->paused = false;
+		return false;
+	}
+	if (!x->xoff || backlog <= x->xoff)
+		return false;
+	x->paused = true;
+	x->events++;
+	return true;
+}
+
 /* Settings of one port, as configured. */
 struct phantom_params {
 	u64 rate;	/* line rate, bytes per second */

@@ -36,6 +36,7 @@ enum {
 	TCA_PHANTOM_BURST,	/* u32: shaper bucket, bytes sent back to back */
 	TCA_PHANTOM_TRIM_VALID,	/* u8: 1: trimmed UDP datagrams leave valid */
 	TCA_PHANTOM_INT,	/* u8: 1: MLCC INT records at dequeue */
+	TCA_PHANTOM_XOFF,	/* u32: virtual PFC's X_off, bytes; 0: off */
 	__TCA_PHANTOM_MAX
 };
 
@@ -64,6 +65,9 @@ enum {
  * @empty_ns: time the qdisc held no packet, ns
  * @int_stamped: MLCC INT records pushed into data options
  * @int_full: data options that had no free record slot
+ * @xoff_events: pauses a lossless port would have sent (virtual PFC: the
+ *	backlog rose above TCA_PHANTOM_XOFF, and had fallen to two packets
+ *	below it since the last)
  */
 struct tc_phantom_xstats {
 	__u64	ce_marks;
@@ -80,6 +84,7 @@ struct tc_phantom_xstats {
 	__u64	empty_ns;
 	__u64	int_stamped;
 	__u64	int_full;
+	__u64	xoff_events;
 };
 
 #endif /* _UAPI_LINUX_SCH_PHANTOM_H */

@@ -75,6 +75,10 @@ integer out of range|trim-dscp 64
 not stale or valid|trim-udp on
 int needs a rate an INT record can carry|int on
 not on or off|int maybe
+xoff is not below limit|xoff 500kb
+xoff is not below limit|xoff 600kb
+xoff is not below limit|limit 300kb xoff 400kb
+invalid size|xoff lots
 limit is smaller than one packet of the device MTU|limit 100
 burst is smaller than one packet of the device MTU|burst 0
 burst is smaller than one packet of the device MTU|burst 3000
@@ -105,6 +109,7 @@ burst is smaller than one packet of the device MTU|rate 1gbit burst 100
 phantom-min is above phantom-max|rate 1gbit phantom-min 700kb
 ecn-min is above ecn-max|rate 1gbit limit 100kb ecn-min 90kb
 int needs a rate an INT record can carry|rate 30mbit int on
+xoff is not below limit|rate 1gbit limit 100kb xoff 100kb
 TABLE
 
 tb_check refused "$refused" "==" $n
@@ -122,6 +127,9 @@ tb_exec tor $TC qdisc change dev p0 root phantom phantom-min 50kb phantom-size 1
 	tb_die "phantom-min alone refused"
 tb_check phantom_min_after_change "$(show p0 | jq '.[0].options.phantom_min')" "==" 51200
 tb_check phantom_max_kept "$(show p0 | jq '.[0].options.phantom_max')" "==" 1433600
+tb_check xoff_off "$(show p0 | jq '.[0].options.xoff')" "==" 0
+tb_exec tor $TC qdisc change dev p0 root phantom xoff 400kb || tb_die "xoff refused"
+tb_check xoff_after_change "$(show p0 | jq '.[0].options.xoff')" "==" 409600
 # A new qdisc: burst 2 MTU; the ramps at 20-80 % of limit and 2-60 % of
 # phantom-size, which is limit unless given.
 tb_exec tor $TC qdisc add dev h1 root phantom rate 1gbit limit 100kb || tb_die "rate and limit refused"
@@ -132,7 +140,7 @@ for kv in ecn_min=20480 ecn_max=81920 phantom_size=102400 phantom_min=2048 \
 done
 # tc prints sizes as it parses them.
 tb_exec tor $TC qdisc show dev p0 > "$OUT_DIR/tc-show.txt"
-for word in "burst 64Kb" "ecn-min 20Kb" "phantom-min 50Kb" "phantom-max 1400Kb"; do
+for word in "burst 64Kb" "ecn-min 20Kb" "phantom-min 50Kb" "phantom-max 1400Kb" "xoff 400Kb"; do
 	tb_check "tc_show_$(printf %s "$word" | tr -c 'a-zA-Z0-9' '_')" \
 		"$(grep -c " $word " "$OUT_DIR/tc-show.txt")" "==" 1
 done

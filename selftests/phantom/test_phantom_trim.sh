@@ -18,7 +18,10 @@
 # before it and were still queued (it overtakes about a full queue, limit /
 # frame = 50 packets) and spends far less time in the qdisc than they do;
 # trimmed headers carry the DSCP and the length they should; and the
-# qdisc's xstats count what the wire shows.
+# qdisc's xstats count what the wire shows. The port's virtual PFC, X_off
+# half the queue, counts as many pauses as the replayed backlog makes:
+# rises above X_off, each after a fall to X_on, two packets of the MTU
+# below.
 # uno-timeout: 240
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_phantom.sh"
@@ -31,19 +34,22 @@ TRIM=64
 DSCP=62				# 0x3e, the default trim-dscp
 FRAME=$((LEN + 42))
 FULL_PKTS=$((LIMIT / FRAME))
+XOFF=$((LIMIT / 2))
+XON=$((XOFF - 2 * (TB_MTU + 14)))	# psched_mtu(): MTU and Ethernet header
 
 
 # phase NAME FACTOR SECONDS: as in test_phantom_marking.sh.
 phase() {
 	ph_udp_phase "$1" "$2" "$3" limit $LIMIT ecn-min $LIMIT ecn-max $LIMIT phantom-size 0 \
-		trim $TRIM
+		trim $TRIM xoff $XOFF
 }
 
 # Per capture: packets trimmed on the wire, how full the real queue was
-# when each arrived, how many queued data packets each overtook, and the
-# time trimmed headers and data spent in the qdisc; as JSON.
+# when each arrived, the pauses its backlog made, how many queued data
+# packets each overtook, and the time trimmed headers and data spent in
+# the qdisc; as JSON.
 analyse() {
-	awk -v limit=$LIMIT -v dscp=$DSCP -v trim=$TRIM '
+	awk -v limit=$LIMIT -v dscp=$DSCP -v trim=$TRIM -v xoff=$XOFF -v xon=$XON '
 	{ t[NR] = $1; dir[NR] = $2; sq[NR] = $3
 	  if ($2 == 0) tin[$3] = $1
 	  else { tout[$3] = $1; tos[$3] = $4; len[$3] = $5; outlen[$3] = $5 }
@@ -51,6 +57,12 @@ analyse() {
 	  if ($3 > maxs) maxs = $3 }
 	# The median of a[1..n], from an even sample of at most 501 of them
 	# (an insertion sort: busybox awk has none, and TCG is slow).
+	# phantom_xoff_update(): a pause when the backlog rises above xoff,
+	# another only after it fell to xon
+	function pfc(q) {
+		if (paused) { if (q <= xon) paused = 0 }
+		else if (q > xoff) { paused = 1; pauses++ }
+	}
 	function median(a, n,   i, j, v, m, b, step) {
 		step = n > 501 ? n / 501 : 1
 		for (i = 1; i <= n; i += step) b[++m] = a[int(i)]
@@ -80,9 +92,11 @@ analyse() {
 					if (f < minfill) minfill = f
 				} else {
 					backlog += inlen[s] + 14
+					pfc(backlog)
 				}
 			} else if (!(s in trimmed)) {
 				backlog -= outlen[s] + 14
+				pfc(backlog)
 			}
 		}
 		# Data packets in sequence order: FIFO, so their departure
@@ -104,6 +118,7 @@ analyse() {
 		mo = median(over, k); mt = median(tsj, k); md = median(dsj, nd)
 		printf "{\"data_packets\":%d,\"trimmed_on_wire\":%d,\"bad_trim_length\":%d,", nd, nt, badlen
 		printf "\"bad_trim_ecn\":%d,\"min_queue_fill_at_trim\":%s,", badecn, nt ? minfill : "null"
+		printf "\"xoff_pauses\":%d,", pauses
 		printf "\"median_overtaken\":%d,\"median_trim_sojourn_s\":%.6f,", mo, mt
 		printf "\"median_data_sojourn_s\":%.6f}\n", md
 	}' "$TB_RUN/$1.pkts" > "$OUT_DIR/$1.json"
@@ -117,6 +132,7 @@ tb_check below_trimmed "$(jq .trimmed "$q")" "==" 0
 tb_check below_trimmed_on_wire "$(jq .trimmed_on_wire "$OUT_DIR/below.json")" "==" 0
 tb_check below_drops "$(jq .drops "$q")" "==" 0
 tb_check below_max_backlog "$(jq .max_backlog "$q")" "<" $LIMIT
+tb_check below_xoff_events "$(jq .xoff_events "$q")" "==" "$(jq .xoff_pauses "$OUT_DIR/below.json")"
 
 phase full 1.5 3
 analyse full
@@ -131,6 +147,9 @@ tb_check full_tail_drops "$(jq .tail_drops "$q")" "==" 0
 tb_check full_trim_drops "$(jq .trim_drops "$q")" "==" 0
 tb_check full_max_backlog "$(jq .max_backlog "$q")" ">" $((LIMIT - FRAME))
 tb_check full_max_backlog_limit "$(jq .max_backlog "$q")" "<=" $LIMIT
+tb_log "virtual PFC: $(jq .xoff_events "$q") pauses, $(jq .xoff_pauses "$r") on the wire"
+tb_check full_xoff_events "$(jq .xoff_events "$q")" ">=" 1
+tb_check xoff_events_minus_wire "$(($(jq .xoff_events "$q") - $(jq .xoff_pauses "$r")))" "==" 0
 # The capture sees packets arrive in the order the qdisc enqueues them
 # (ph_udp), so the replayed backlog is the qdisc's own: a packet is
 # trimmed only if it would take the queue past the limit.

@@ -215,6 +215,7 @@ std::optional<uint32_t> *size_field(PhantomOpts &o, const std::string &key)
 		{ "phantom-max", &PhantomOpts::pq_max },
 		{ "trim-limit", &PhantomOpts::trim_limit },
 		{ "burst", &PhantomOpts::burst },
+		{ "xoff", &PhantomOpts::xoff },
 	};
 
 	for (const auto &[name, member] : fields)
@@ -229,7 +230,7 @@ bool phantom_only(const std::string &key)
 {
 	static const char *const keys[] = { "ecn-min",	   "ecn-max",	"phantom-rate", "phantom-size",
 					    "phantom-min", "phantom-max", "trim",	"trim-dscp",
-					    "trim-limit",  "trim-udp",	"int" };
+					    "trim-limit",  "trim-udp",	"int",		"xoff" };
 	return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
 }
 

@@ -163,6 +163,7 @@ dev = "eth1"
 rate = 400000000        # bit/s, as tc
 trim = 96
 trim-udp = "valid"
+xoff = "1mb"            # virtual PFC's X_off
 )";
 
 TEST(Config, GoodFile)
@@ -192,6 +193,8 @@ TEST(Config, GoodFile)
 	EXPECT_EQ(c.qdiscs[1].opts.rate, 50000000u);
 	EXPECT_EQ(c.qdiscs[1].opts.trim, 96u);
 	EXPECT_EQ(c.qdiscs[1].opts.trim_valid, true);
+	EXPECT_EQ(c.qdiscs[1].opts.xoff, 1048576u);
+	EXPECT_FALSE(o.xoff);
 }
 
 TEST(Config, EmptyFileIsValid)
@@ -295,6 +298,10 @@ const BadFile kBadFiles[] = {
 	{ "bad trim", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\ntrim = \"on\"\n", 4, "qdisc.trim" },
 	{ "bad dscp", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\ntrim-dscp = 64\n", 4,
 	  "expected a DSCP" },
+	{ "bad xoff", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\nxoff = true\n", 4,
+	  "qdisc.xoff: expected a size" },
+	{ "xoff in ndt", "[[qdisc]]\nkind = \"ndt\"\ndev = \"e\"\nrate = \"1gbit\"\nxoff = 1000\n", 5,
+	  "qdisc.xoff: an option of phantom, not of ndt" },
 	{ "bad trim-udp", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\ntrim-udp = true\n", 4,
 	  "qdisc.trim-udp: expected \"valid\" or \"stale\"" },
 	{ "unknown option", "[[qdisc]]\ndev = \"e\"\nrate = \"1gbit\"\necn_min = \"1%\"\n", 4,
@@ -1576,6 +1583,7 @@ TEST(Netlink, PhantomRoundTrip)
 	o.trim_dscp = 8;
 	o.burst = 64000;
 	o.trim_valid = true;
+	o.xoff = 100000;
 
 	nlmsghdr *nlh = put_phantom_replace(buf, 3, 5, o);
 	EXPECT_EQ(nlh->nlmsg_flags,
@@ -1610,6 +1618,7 @@ TEST(Netlink, QdiscStats)
 	tc_phantom_xstats x{};
 	x.ce_marks = 42;
 	x.phantom_marks = 7;
+	x.xoff_events = 9;
 	mnl_attr_put(nlh, TCA_STATS_APP, sizeof(x), &x);
 	mnl_attr_nest_end(nlh, st);
 
@@ -1624,6 +1633,7 @@ TEST(Netlink, QdiscStats)
 	ASSERT_TRUE(q->xstats);
 	EXPECT_EQ(q->xstats->ce_marks, 42u);
 	EXPECT_EQ(q->xstats->phantom_marks, 7u);
+	EXPECT_EQ(q->xstats->xoff_events, 9u);
 }
 
 // The attributes of a nest in order: type, payload length and value

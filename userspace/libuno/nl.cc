@@ -309,6 +309,7 @@ nlmsghdr *put_phantom_replace(char *buf, uint32_t seq, int ifindex, const Phanto
 		mnl_attr_put_u8(nlh, TCA_PHANTOM_TRIM_VALID, *o.trim_valid);
 	if (o.int_stamp)
 		mnl_attr_put_u8(nlh, TCA_PHANTOM_INT, *o.int_stamp);
+	put_opt(nlh, TCA_PHANTOM_XOFF, o.xoff);
 	mnl_attr_nest_end(nlh, nest);
 	return nlh;
 }
@@ -372,6 +373,7 @@ static void parse_phantom_opts(const nlattr *nest, PhantomOpts &o)
 		o.trim_valid = mnl_attr_get_u8(tb[TCA_PHANTOM_TRIM_VALID]);
 	if (has(tb[TCA_PHANTOM_INT], 1))
 		o.int_stamp = mnl_attr_get_u8(tb[TCA_PHANTOM_INT]);
+	o.xoff = get_u32(tb[TCA_PHANTOM_XOFF]);
 }
 
 static void parse_ndt_opts(const nlattr *nest, NdtOpts &o)

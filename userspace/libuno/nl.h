@@ -79,6 +79,7 @@ struct PhantomOpts {
 	std::optional<uint32_t> burst;
 	std::optional<bool> trim_valid; // trimmed UDP datagrams leave valid
 	std::optional<bool> int_stamp; // MLCC INT records at dequeue
+	std::optional<uint32_t> xoff; // virtual PFC's X_off; 0: off
 
 	bool operator==(const PhantomOpts &) const = default;
 };

@@ -27,13 +27,16 @@ static void explain(void)
 		"		[ phantom-min BYTES ] [ phantom-max BYTES ]\n"
 		"		[ trim off|BYTES ] [ trim-dscp DSCP ] [ trim-limit BYTES ]\n"
 		"		[ trim-udp stale|valid ] [ burst BYTES ] [ int on|off ]\n"
+		"		[ xoff BYTES ]\n"
 		"rate is the shaping rate, burst the bytes it may send back to back\n"
 		"(as tbf's burst), phantom-rate the phantom queue's drain rate in\n"
 		"percent of rate. ecn-* mark over the real backlog, phantom-* over\n"
 		"the phantom occupancy, as red's min and max. trim-udp valid fixes a\n"
 		"trimmed UDP datagram's length and checksum, so that sockets read it.\n"
 		"int on pushes the port's MLCC INT record into each TCP segment that\n"
-		"carries the MLCC data option, at dequeue.\n");
+		"carries the MLCC data option, at dequeue. xoff counts the pauses a\n"
+		"lossless port would send when its backlog rises above BYTES\n"
+		"(virtual PFC).\n");
 }
 
 static void get_bytes(__u32 *val, bool *have, const char *key, const char *arg)
@@ -51,12 +54,12 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	bool have_rate = false, have_limit = false, have_pq_rate = false;
 	bool have_pq_size = false, have_trim = false, have_dscp = false;
 	bool have_trim_limit = false, have_burst = false, have_valid = false;
-	bool have_int = false;
+	bool have_int = false, have_xoff = false;
 	bool have_ecn_min = false, have_ecn_max = false;
 	bool have_pq_min = false, have_pq_max = false;
 	__u32 limit = 0, pq_rate = 0, pq_size = 0, trim = 0, trim_limit = 0;
 	__u32 ecn_min = 0, ecn_max = 0, pq_min = 0, pq_max = 0;
-	__u32 burst = 0;
+	__u32 burst = 0, xoff = 0;
 	struct rtattr *tail;
 	__u64 rate = 0;
 	__u8 dscp = 0, valid = 0, int_stamp = 0;
@@ -124,6 +127,9 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		} else if (strcmp(*argv, "burst") == 0) {
 			NEXT_ARG();
 			get_bytes(&burst, &have_burst, "burst", *argv);
+		} else if (strcmp(*argv, "xoff") == 0) {
+			NEXT_ARG();
+			get_bytes(&xoff, &have_xoff, "xoff", *argv);
 		} else if (strcmp(*argv, "int") == 0) {
 			NEXT_ARG();
 			if (have_int)
@@ -174,7 +180,9 @@ static int phantom_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	    (have_valid &&
 	     addattr8(n, PHANTOM_MAXLEN, TCA_PHANTOM_TRIM_VALID, valid)) ||
 	    (have_int &&
-	     addattr8(n, PHANTOM_MAXLEN, TCA_PHANTOM_INT, int_stamp)))
+	     addattr8(n, PHANTOM_MAXLEN, TCA_PHANTOM_INT, int_stamp)) ||
+	    (have_xoff &&
+	     addattr32(n, PHANTOM_MAXLEN, TCA_PHANTOM_XOFF, xoff)))
 		return -1;
 	addattr_nest_end(n, tail);
 	return 0;
@@ -240,6 +248,12 @@ static int phantom_print_opt(struct qdisc_util *qu, FILE *f,
 		if (rta_getattr_u8(a))
 			print_string(PRINT_FP, NULL, "int %s ", "on");
 	}
+	a = attr_of(tb, TCA_PHANTOM_XOFF, sizeof(__u32));
+	if (a) {	/* 0, off, in JSON only */
+		print_uint(PRINT_JSON, "xoff", NULL, rta_getattr_u32(a));
+		if (rta_getattr_u32(a))
+			print_size(PRINT_FP, NULL, "xoff %s ", rta_getattr_u32(a));
+	}
 	return 0;
 }
 
@@ -278,6 +292,8 @@ static int phantom_print_xstats(struct qdisc_util *qu, FILE *f,
 	print_lluint(PRINT_ANY, "int_stamped", " int-stamped %llu",
 		     st.int_stamped);
 	print_lluint(PRINT_ANY, "int_full", " int-full %llu", st.int_full);
+	print_lluint(PRINT_ANY, "xoff_events", " xoff-events %llu",
+		     st.xoff_events);
 	return 0;
 }
 

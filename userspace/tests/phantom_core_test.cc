@@ -662,4 +662,54 @@ TEST(phantom_empty, TimeGoingBackwardsCountsNothing)
 	EXPECT_FALSE(e.empty);
 }
 
+// Virtual PFC: X_off 10000, MTU 1500, so X_on 7000. The backlog after
+// each enqueue or dequeue; a pause when it rises above X_off, none again
+// until it has fallen to X_on.
+TEST(phantom_xoff, CountsUpwardCrossingsWithHysteresis)
+{
+	phantom_xoff x{};
+	phantom_xoff_set(&x, 10000, 1500);
+	EXPECT_EQ(x.xon, 7000u);
+
+	const struct {
+		uint32_t backlog;
+		bool pause;
+	} trace[] = {
+		{ 8500, false },  { 10000, false }, // at X_off: not above
+		{ 11500, true },			     // above: pauses
+		{ 13000, false }, { 10000, false }, // still paused
+		{ 11500, false },			     // back above, not resumed
+		{ 8500, false },  { 7001, false },  // above X_on: paused
+		{ 7000, false },			     // X_on: resumes
+		{ 10000, false }, { 10001, true },  // the second pause
+		{ 0, false },	  { 20000, true },  // the third
+	};
+	for (const auto &t : trace)
+		EXPECT_EQ(phantom_xoff_update(&x, t.backlog), t.pause) << t.backlog;
+	EXPECT_EQ(x.events, 3u);
+}
+
+TEST(phantom_xoff, OffCountsNothingAndTurningOffResumes)
+{
+	phantom_xoff x{};
+	phantom_xoff_set(&x, 0, 1500);
+	EXPECT_FALSE(phantom_xoff_update(&x, 1u << 30));
+	EXPECT_EQ(x.events, 0u);
+
+	// X_off under two packets: X_on 0, a pause lasts until the port is empty
+	phantom_xoff_set(&x, 2000, 1500);
+	EXPECT_EQ(x.xon, 0u);
+	EXPECT_TRUE(phantom_xoff_update(&x, 3000));
+	EXPECT_FALSE(phantom_xoff_update(&x, 1500));
+	EXPECT_FALSE(phantom_xoff_update(&x, 3000));
+	EXPECT_TRUE(x.paused);
+
+	// A new X_off keeps a pause under way; turning it off ends it.
+	phantom_xoff_set(&x, 5000, 1500);
+	EXPECT_TRUE(x.paused);
+	phantom_xoff_set(&x, 0, 1500);
+	EXPECT_FALSE(x.paused);
+	EXPECT_EQ(x.events, 1u);
+}
+
 } // namespace

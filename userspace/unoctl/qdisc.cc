@@ -95,6 +95,7 @@ json phantom_opts_json(const uno::PhantomOpts &o)
 		opts.j["trim_udp"] = *o.trim_valid ? "valid" : "stale";
 	if (o.int_stamp)
 		opts.j["int"] = *o.int_stamp ? "on" : "off";
+	opts.add("xoff", o.xoff);
 	return opts.j;
 }
 
@@ -128,7 +129,8 @@ json phantom_xstats_json(const tc_phantom_xstats &x)
 		 { "phantom_max_backlog", x.phantom_max_backlog },
 		 { "trim_backlog", x.trim_backlog },
 		 { "int_stamped", x.int_stamped },
-		 { "int_full", x.int_full } };
+		 { "int_full", x.int_full },
+		 { "xoff_events", x.xoff_events } };
 }
 
 json ndt_xstats_json(const tc_ndt_xstats &x)
@@ -177,6 +179,8 @@ std::string phantom_opts_text(const uno::PhantomOpts &o)
 		s += strf(" trim-udp %s", *o.trim_valid ? "valid" : "stale");
 	if (o.int_stamp && *o.int_stamp)
 		s += " int on";
+	if (o.xoff)
+		s += strf(" xoff %ub", *o.xoff);
 	return s;
 }
 
@@ -213,8 +217,9 @@ std::string phantom_xstats_text(const tc_phantom_xstats &x)
 	       strf(" max_backlog %ub phantom_backlog %ub phantom_max_backlog %ub "
 		    "trim_backlog %ub\n",
 		    x.max_backlog, x.phantom_backlog, x.phantom_max_backlog, x.trim_backlog) +
-	       strf(" int_stamped %llu int_full %llu\n", (unsigned long long)x.int_stamped,
-		    (unsigned long long)x.int_full);
+	       strf(" int_stamped %llu int_full %llu xoff_events %llu\n",
+		    (unsigned long long)x.int_stamped, (unsigned long long)x.int_full,
+		    (unsigned long long)x.xoff_events);
 }
 
 std::string ndt_xstats_text(const tc_ndt_xstats &x)

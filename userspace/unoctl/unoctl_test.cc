@@ -859,6 +859,7 @@ TEST(QdiscJson, Phantom)
 	x.phantom_marks = 7;
 	x.trim_backlog = 100;
 	x.int_stamped = 5;
+	x.xoff_events = 3;
 	auto q = dumped(
 		"phantom",
 		[](nlmsghdr *nlh) {
@@ -867,25 +868,26 @@ TEST(QdiscJson, Phantom)
 			mnl_attr_put_u32(nlh, TCA_PHANTOM_TRIM, 0);
 			mnl_attr_put_u8(nlh, TCA_PHANTOM_TRIM_VALID, 1);
 			mnl_attr_put_u8(nlh, TCA_PHANTOM_INT, 1);
+			mnl_attr_put_u32(nlh, TCA_PHANTOM_XOFF, 1000000);
 		},
 		&x, sizeof(x));
 	ASSERT_TRUE(q);
 	EXPECT_EQ(unoctl::qdisc_json(*q).dump(),
 		  R"({"backlog":7000,"bytes":123456,"dev":"lo","drops":2,"handle":"8001:",)"
 		  R"("kind":"phantom","options":{"int":"on","phantom_rate":90.0,"rate":125000000,)"
-		  R"("trim":0,"trim_udp":"valid"},"overlimits":3,"packets":789,"qlen":5,)"
-		  R"("requeues":1,"root":true,"xstats":{"ce_marks":42,"empty_ns":0,"idle_ns":0,)"
-		  R"("int_full":0,"int_stamped":5,"max_backlog":0,"phantom_backlog":0,)"
+		  R"("trim":0,"trim_udp":"valid","xoff":1000000},"overlimits":3,"packets":789,)"
+		  R"("qlen":5,"requeues":1,"root":true,"xstats":{"ce_marks":42,"empty_ns":0,)"
+		  R"("idle_ns":0,"int_full":0,"int_stamped":5,"max_backlog":0,"phantom_backlog":0,)"
 		  R"("phantom_marks":7,"phantom_max_backlog":0,"stall_ns":0,"tail_drops":0,)"
-		  R"("trim_backlog":100,"trim_drops":0,"trimmed":0}})");
+		  R"("trim_backlog":100,"trim_drops":0,"trimmed":0,"xoff_events":3}})");
 	EXPECT_EQ(unoctl::qdisc_text(*q),
 		  "qdisc phantom 8001: dev lo root rate 1000Mbit phantom-rate 90% trim off "
-		  "trim-udp valid int on\n"
+		  "trim-udp valid int on xoff 1000000b\n"
 		  " Sent 123456 bytes 789 pkt (dropped 2, overlimits 3 requeues 1)\n"
 		  " backlog 7000b 5p\n"
 		  " ce_marks 42 phantom_marks 7 trimmed 0 trim_drops 0 tail_drops 0\n"
 		  " max_backlog 0b phantom_backlog 0b phantom_max_backlog 0b trim_backlog 100b\n"
-		  " int_stamped 5 int_full 0\n");
+		  " int_stamped 5 int_full 0 xoff_events 3\n");
 }
 
 // reflex show's element for NDT: the ndt qdiscs only, none without one.
