@@ -20,7 +20,9 @@
 #         paper's flows go to 31 hosts and a pause needs most of them.
 #
 # The three ports are the phantom qdisc at C with a 4 MB queue (5.3's DC
-# switch port), the RED-style ramp for dctcp, the phantom queue for uno.
+# switch port), the RED-style ramp for dctcp, the phantom queue for uno,
+# each counting the pauses a lossless port would send (virtual PFC, X_off
+# 1 MB: 5.3's PFC substitute).
 # The delays: each host's access line 2 us x S each way, as netem of 4 ms
 # on the one link end that carries only its ACKs or only its data (tora's
 # ports to a1..a4, torb's to b3, b4, a0's, b1's and b2's eth0), so an
@@ -30,11 +32,12 @@
 # Variants: swift and timely (bpf_swift and bpf_timely end to end, the
 # paper's baselines), swift-reflex and timely-reflex (NSF at bora, the
 # stamp at tora, the host role at a1..a4, NDT at borb:down0), swift-nsf
-# and swift-ndt (the ablations of Fig. 8), dctcp and uno.
+# swift-ndt and timely-ndt (the ablations of Fig. 8), dctcp and uno.
 
 TB_MTU=1500
 EV_RATE=50
 RX_LIMIT=4000000		# reflex.md 5.3: 4 MB per DC switch port
+RX_XOFF=1000000			# reflex.md 5.3: virtual PFC's X_off
 RX_S=1000			# time dilation, reflex.md 5.3's default column
 TB_WAN_RTT=1004			# 2 x 502 us x S
 RX_ACCESS_MS=4			# a host's access line, 2 x 2 us x S
@@ -141,7 +144,8 @@ rx_port() {
 	_ns=$1 _dev=$2
 	shift 2
 	tb_tc "$_ns" qdisc add dev "$_dev" root phantom rate ${EV_RATE}mbit \
-		burst "$(tb_burst)" limit $EV_LIMIT "$@" || tb_die "phantom on $_ns:$_dev"
+		burst "$(tb_burst)" limit $EV_LIMIT xoff $RX_XOFF "$@" ||
+		tb_die "phantom on $_ns:$_dev"
 }
 
 # rx_ports VARIANT: the three ports (lib_eval.sh's EV_PORT_FN).
@@ -319,9 +323,15 @@ rx_nfct_metrics() {
 		to_entries[] | "\(.key) \(.value | tojson)"' "$TB_RUN/flows.json" >> "$TB_RUN/metrics"
 }
 
-# rx_reflex_metrics: the source port's queue and drops, b2's queue (ev_end
-# has b1's), NSF's and the hosts' counters, NDT's, as metrics (0 where
-# the role is off).
+# rx_xoff_events NS DEV: the virtual PFC pauses of NS's port DEV.
+rx_xoff_events() {
+	tb_tc "$1" -s -j qdisc show dev "$2" |
+		jq '[.[] | select(.root == true) | .xoff_events // 0] | add // 0'
+}
+
+# rx_reflex_metrics: the source port's queue, drops and pauses, b2's queue
+# (ev_end has b1's), the receivers' ports' pauses, NSF's and the hosts'
+# counters, NDT's, as metrics (0 where the role is off).
 rx_reflex_metrics() {
 	read -r _now _ < /proc/uptime
 	ev_metric src_backlog_p99_bytes "$(tb_backlog_pct "$RX_SRC_QLOG" 99 "$EV_T0" "$_now")"
@@ -329,6 +339,11 @@ rx_reflex_metrics() {
 		jq '[.[] | select(.root == true) | .drops] | add // 0')"
 	ev_metric b2_backlog_p99_bytes "$(tb_backlog_pct "$OUT_DIR/qdisc-torb-b2.jsonl" 99 \
 		"$EV_T0" "$_now")"
+	_src=$(rx_xoff_events tora up0)
+	_dst=$(($(rx_xoff_events torb b1) + $(rx_xoff_events torb b2)))
+	ev_metric vpfc_src "$_src"
+	ev_metric vpfc_dst "$_dst"
+	ev_metric vpfc $((_src + _dst))
 	at bora -j reflex show > "$OUT_DIR/$EV_LABEL-gw.json"
 	for _c in nsf_episodes nsf_built; do
 		ev_metric $_c "$(jq "[.[] | select(.role == \"gateway\") | .counters.$_c // 0] |
