@@ -9,7 +9,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-scenarios=${S:-"N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2 LB M1 M2 M3 M4 M5 RX1"}
+scenarios=${S:-"N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2 LB M1 M2 M3 M4 M5 RX1 RX2 RX3"}
 
 tests=""
 for s in $scenarios; do

@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$plots"
 
 # The scenarios in the order of the specs.
-ORDER="N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2 LB M1 M2 M3 M4 M5 RX1"
+ORDER="N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2 LB M1 M2 M3 M4 M5 RX1 RX2 RX3"
 
 # table FILE: the scenario's table: a row per variant, its columns, and
 # its checks.
@@ -311,9 +311,9 @@ plot $parts"
 	run on the two DCs of `tb_twodc` instead, M2's bottleneck the sender
 	rack's uplink, the others' the receiver's link (M3 to M5 in the VM
 	of the other datapath tests, not the icount VM), with variants of
-	their own (their descriptions say which). RX1, Reflex's, runs on two
-	DCs dilated a thousand times with three bottlenecks, the sender
-	rack's uplink and two receivers' links
+	their own (their descriptions say which). RX1 to RX3, Reflex's at
+	70, 50 and 30 % load, run on two DCs dilated a thousand times with
+	three bottlenecks, the sender rack's uplink and two receivers' links
 	(`selftests/eval/lib_reflex_eval.sh`), in that VM too.
 	How the scenarios
 	map to the papers and why the rates are what they are:
@@ -344,7 +344,7 @@ plot $parts"
 		M2) plot_rates "$f" "$name" && plot_queue "$f" "$name" ;;
 		M1 | M3) plot_rates "$f" "$name" && plot_dci_queue "$f" "$name" ;;
 		N3) plot_queue "$f" "$name" ;;
-		N9 | M4 | M5 | RX1) plot_fct "$f" "$name" ;;
+		N9 | M4 | M5 | RX1 | RX2 | RX3) plot_fct "$f" "$name" ;;
 		RC1) plot_loss "$f" "$name" ;;
 		LB) plot_lb "$f" "$name" ;;
 		esac

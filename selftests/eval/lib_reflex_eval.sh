@@ -431,3 +431,100 @@ rx_end() {
 
 # rx_metric_now NAME: the current variant's metric NAME, before ev_end.
 rx_metric_now() { awk -v n="$1" '$1 == n { v = $2 } END { print v }' "$TB_RUN/metrics"; }
+
+# rx_websearch LOAD VARIANT...: each variant through the mix at LOAD for
+# RX_MS ms, once per seed of RX_SEEDS, then the roles off. Checked for
+# each variant that takes pseudo-ACKs: none implausible, malformed or
+# foreign; with NSF alone, every flow completed. Claimed: that some came
+# (a check run's few flows may queue no 1.75 ms at up0), and every flow
+# completed with NDT too: NDT's resumed queue overflows a receiver's port
+# (no PFC holds it back), and a TIMELY Reflex flow that each RTO halved
+# takes no sample to rise again (Documentation/reflex.rst).
+rx_websearch() {
+	_ws_load=$1
+	shift
+	for _v in "$@"; do
+		rx_begin "$_v"
+		# shellcheck disable=SC2086
+		rx_mix "$_ws_load" "$RX_MS" $RX_SEEDS
+		case $_v in
+		*-reflex | *-nsf)
+			ev_claim fb_accepted "$(rx_metric_now fb_accepted)" ">" 0
+			for _c in fb_bad_rtt fb_malformed fb_foreign; do
+				ev_check $_c "$(rx_metric_now $_c)" == 0
+			done ;;
+		esac
+		case $_v in
+		*-nsf) ev_check failed "$(rx_metric_now failed)" == 0 ;;
+		*-reflex) ev_claim failed "$(rx_metric_now failed)" == 0 ;;
+		esac
+		rx_end "$_v"
+	done
+	rx_roles_off
+}
+
+# rx_claim_vpfc CC: the DC ports' virtual PFC pauses at most half CC's
+# with Reflex (reflex.md 5.3, R10, R11), and fewer with NDT alone (A3):
+# none where CC had none.
+rx_claim_vpfc() {
+	[ -f "$TB_RUN/ev-$1.json" ] || return 0
+	_base=$(ev_result_metric "$1" vpfc)
+	if [ -f "$TB_RUN/ev-$1-reflex.json" ]; then
+		EV_LABEL=$1-reflex
+		ev_claim vpfc "$(ev_result_metric "$1-reflex" vpfc)" "<=" "$(tb_calc "$_base / 2")"
+	fi
+	if [ -f "$TB_RUN/ev-$1-ndt.json" ]; then
+		EV_LABEL=$1-ndt
+		ev_claim vpfc "$(ev_result_metric "$1-ndt" vpfc)" \
+			"$([ "$_base" -gt 0 ] && echo "<" || echo "<=")" "$_base"
+	fi
+}
+
+# rx_claim_baseline CC: the paper's finding about its baselines (reflex.md
+# 5.2, M1, its Fig. 1): CC's inter-DC flows have a lower mean normalised
+# FCT than its intra-DC ones, at every load.
+rx_claim_baseline() {
+	[ -f "$TB_RUN/ev-$1.json" ] || return 0
+	_inter=$(ev_result_metric "$1" inter_mean_nfct)
+	_intra=$(ev_result_metric "$1" intra_mean_nfct)
+	[ "$_inter" != null ] && [ "$_intra" != null ] || return 0
+	EV_LABEL=$1
+	ev_claim inter_mean_nfct "$_inter" "<" "$_intra"
+}
+
+# rx_lower_load NAME LOAD: scenario NAME, RX1's mix at a lower LOAD (RX2,
+# RX3): swift-reflex for 3 s in the check profile; swift, swift-reflex,
+# timely and timely-reflex, RX1's 20 s three times over, in the full one.
+# Claimed: the baselines' M1, the virtual PFC cut (R11).
+rx_lower_load() {
+	rx_init "$1"
+	RX_TIMEOUT_S=$(ev_pick 30 40)
+	RX_MS=$(ev_pick 3000 20000)
+	RX_SEEDS=$(ev_pick 1 "1 2 3")
+	# shellcheck disable=SC2046
+	rx_websearch "$2" $(ev_variants $(ev_pick swift-reflex \
+		"swift swift-reflex timely timely-reflex"))
+	for _cc in swift timely; do
+		rx_claim_baseline $_cc
+		rx_claim_vpfc $_cc
+		_cut=$(rx_cut $_cc-reflex $_cc mean_nfct)
+		[ -z "$_cut" ] || tb_log "$_cc: Reflex cuts the mean normalised FCT by $_cut"
+	done
+	rx_finish "$2" \
+		'[{"metric":"vpfc","paper":"TIMELY: no PFC pause with Reflex at 30 and 50 %, hundreds without (R11)","ours":"at most half (none where the baseline had none)"},
+		  {"metric":"mean_nfct","paper":"Reflex cuts it, less than at 70 %; TIMELY slightly worse at 30 % (R12)","ours":"reported"},
+		  {"metric":"inter_mean_nfct","paper":"Swift, TIMELY: below the intra-DC mean at every load (Fig. 1)","ours":"below the intra-DC mean"}]'
+}
+
+# rx_finish LOAD CLAIMS_JSON: ev_finish with the mix's description and
+# table.
+rx_finish() {
+	ev_finish "Reflex's WebSearch mix at $1 load (reflex.md 5.3, the paper's Fig. 6): two DCs dilated x $RX_S at $EV_RATE Mbit/s (sizes x $RX_SIZE_SCALE, intra-DC RTT 8 ms, inter-DC 1012 ms), Poisson arrivals for $RX_MS ms, seeds $RX_SEEDS pooled: DC A's a1..a4 to a0 (intra-DC) and to b1 and b2 (inter-DC) across tora's uplink, half each; DC B's b3, b4 to b1 and b2 (intra-DC), a quarter of each receiver's link inter-DC; $1 of each of the three ports. Normalised FCT = FCT / (size x 8 / C + base RTT); flows cut short at ${RX_TIMEOUT_S} s count at that time. Variants: swift and timely (bpf_swift, bpf_timely end to end), with Reflex (-reflex: NSF at bora, NDT at borb), NSF only (-nsf), NDT only (-ndt); dctcp, uno. Virtual PFC: pauses a lossless port would have sent, X_off 1 MB, X_on 2 MTU below (5.3), up0 (src) and b1, b2 (dst)." \
+		"$2" \
+		'[["flows","flows"],["censored","cut short"],["mean_nfct","mean nFCT"],
+		  ["intra_mean_nfct","intra mean"],["inter_mean_nfct","inter mean"],
+		  ["intra_p99_nfct","intra p99"],["inter_large_p99_nfct","inter >5MB p99"],
+		  ["src_backlog_p99_bytes","up0 p99 B"],["backlog_p99_bytes","b1 p99 B"],
+		  ["vpfc_src","vPFC src"],["vpfc_dst","vPFC dst"],
+		  ["fb_accepted","pseudo-ACKs"],["ndt_pauses","NDT pauses"],["drops","b1 drops"]]'
+}
