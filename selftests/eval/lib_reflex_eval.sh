@@ -31,8 +31,9 @@
 #
 # Variants: swift and timely (bpf_swift and bpf_timely end to end, the
 # paper's baselines), swift-reflex and timely-reflex (NSF at bora, the
-# stamp at tora, the host role at a1..a4, NDT at borb:down0), swift-nsf
-# swift-ndt and timely-ndt (the ablations of Fig. 8), dctcp and uno.
+# stamp at tora, the host role at a1..a4, NDT at borb:down0), swift-nsf,
+# timely-nsf, swift-ndt and timely-ndt (the ablations of Fig. 8), dctcp
+# and uno.
 
 TB_MTU=1500
 EV_RATE=50
