@@ -324,12 +324,6 @@ rx_nfct_metrics() {
 		to_entries[] | "\(.key) \(.value | tojson)"' "$TB_RUN/flows.json" >> "$TB_RUN/metrics"
 }
 
-# rx_xoff_events NS DEV: the virtual PFC pauses of NS's port DEV.
-rx_xoff_events() {
-	tb_tc "$1" -s -j qdisc show dev "$2" |
-		jq '[.[] | select(.root == true) | .xoff_events // 0] | add // 0'
-}
-
 # rx_reflex_metrics: the source port's queue, drops and pauses, b2's queue
 # (ev_end has b1's), the receivers' ports' pauses, NSF's and the hosts'
 # counters, NDT's, as metrics (0 where the role is off).
@@ -340,8 +334,8 @@ rx_reflex_metrics() {
 		jq '[.[] | select(.root == true) | .drops] | add // 0')"
 	ev_metric b2_backlog_p99_bytes "$(tb_backlog_pct "$OUT_DIR/qdisc-torb-b2.jsonl" 99 \
 		"$EV_T0" "$_now")"
-	_src=$(rx_xoff_events tora up0)
-	_dst=$(($(rx_xoff_events torb b1) + $(rx_xoff_events torb b2)))
+	_src=$(tb_qdisc_counter tora up0 xoff_events)
+	_dst=$(($(tb_qdisc_counter torb b1 xoff_events) + $(tb_qdisc_counter torb b2 xoff_events)))
 	ev_metric vpfc_src "$_src"
 	ev_metric vpfc_dst "$_dst"
 	ev_metric vpfc $((_src + _dst))
