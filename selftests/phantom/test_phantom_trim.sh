@@ -55,14 +55,14 @@ analyse() {
 	  else { tout[$3] = $1; tos[$3] = $4; len[$3] = $5; outlen[$3] = $5 }
 	  if ($2 == 0) inlen[$3] = $5
 	  if ($3 > maxs) maxs = $3 }
-	# The median of a[1..n], from an even sample of at most 501 of them
-	# (an insertion sort: busybox awk has none, and TCG is slow).
 	# phantom_xoff_update(): a pause when the backlog rises above xoff,
 	# another only after it fell to xon
 	function pfc(q) {
 		if (paused) { if (q <= xon) paused = 0 }
 		else if (q > xoff) { paused = 1; pauses++ }
 	}
+	# The median of a[1..n], from an even sample of at most 501 of them
+	# (an insertion sort: busybox awk has none, and TCG is slow).
 	function median(a, n,   i, j, v, m, b, step) {
 		step = n > 501 ? n / 501 : 1
 		for (i = 1; i <= n; i += step) b[++m] = a[int(i)]
