@@ -179,7 +179,7 @@ std::string phantom_opts_text(const uno::PhantomOpts &o)
 		s += strf(" trim-udp %s", *o.trim_valid ? "valid" : "stale");
 	if (o.int_stamp && *o.int_stamp)
 		s += " int on";
-	if (o.xoff)
+	if (o.xoff && *o.xoff) // 0: off, as tc prints it
 		s += strf(" xoff %ub", *o.xoff);
 	return s;
 }
