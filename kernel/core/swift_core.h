@@ -451,7 +451,11 @@ static __always_inline u64 swift_pacing_rate(const struct swift_state *s,
 /*
  * A transport host's BDP cap (reflex.md 3.2: max_cwnd is the BDP of the
  * line rate at the flow's base RTT), micro-packets: pct % of link_mbps x
- * rtt_us / 8 bytes over mss, at least one packet, at most SWIFT_CWND_MAX.
+ * rtt_us / 8 bytes over mss in hundredths of a packet, at most
+ * SWIFT_CWND_MAX. A BDP below one packet stays below: pacing carries such
+ * a window (swift_pacing_rate), and one packet per base RTT would be
+ * above the line rate (3948 B in 38 us is 8.3 x 100 Mbit/s). Its floor is
+ * a hundredth of a packet, and one packet while the RTT is unknown (0).
  * The RTT is capped at 10 s, so that every product stays in 64 bits
  * (10^7 x 10^7 / 8 x 10^4 < 2^57).
  */
@@ -466,8 +470,9 @@ static __always_inline u64 swift_bdp_cwnd(u32 link_mbps, u32 pct, u32 rtt_us,
 	pct_pkts = div_u64(bytes * pct, mss ? mss : 1);
 	if (pct_pkts >= div64_u64(SWIFT_CWND_MAX, SWIFT_CWND_ONE / 100))
 		return SWIFT_CWND_MAX;
-	pct_pkts *= SWIFT_CWND_ONE / 100;
-	return pct_pkts > SWIFT_CWND_ONE ? pct_pkts : SWIFT_CWND_ONE;
+	if (!rtt_us)
+		return SWIFT_CWND_ONE;
+	return (pct_pkts ? pct_pkts : 1) * (SWIFT_CWND_ONE / 100);
 }
 
 /*

@@ -550,13 +550,17 @@ TEST(swift_core, InputEdges)
 // The hosts' BDP cap (reflex.md 3.2): the paper's inter-DC path, 100
 // Gbit/s x 1012 us = 12.65 MB = 12650 packets of 1000 B; the VM test's 100
 // Mbit/s x 8 ms over 1448 B, floored to 1/100 packet (6906.07 -> 69.06);
-// a share of 150 %; no RTT yet: one packet; past 2^40 (an RTT past the
-// 10 s cap changes nothing): the cap.
+// a share of 150 %; below a packet, 100 Mbit/s x 38 us over 3948 B (the
+// icount VM's a1-bora RTT in test_reflex_loop): 0.12 packet, and 0.01 at
+// least; no RTT yet: one packet; past 2^40 (an RTT past the 10 s cap
+// changes nothing): the cap.
 TEST(swift_core, BdpCap)
 {
 	EXPECT_EQ(swift_bdp_cwnd(100000, 100, 1012, 1000), 12650 * kPkt);
 	EXPECT_EQ(swift_bdp_cwnd(100, 100, 8000, 1448), 69060000ULL);
 	EXPECT_EQ(swift_bdp_cwnd(10, 150, 1000, 1000), 1870000ULL);
+	EXPECT_EQ(swift_bdp_cwnd(100, 100, 38, 3948), 120000ULL);
+	EXPECT_EQ(swift_bdp_cwnd(1, 100, 1, 1448), 10000ULL);
 	EXPECT_EQ(swift_bdp_cwnd(100000, 100, 0, 1448), kPkt);
 	EXPECT_EQ(swift_bdp_cwnd(100000, 100, 1012, 0), swift_bdp_cwnd(100000, 100, 1012, 1));
 	EXPECT_EQ(swift_bdp_cwnd(10000000, 10000, 10000000, 1), SWIFT_CWND_MAX);
