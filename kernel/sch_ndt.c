@@ -881,7 +881,166 @@ static int ndt_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }
 
+/*
+ * The flows as classes, for a dump only (tc class show, unoctl reflex
+ * show): a class is a flow's state copied under the lock, its handle's
+ * minor its hash bucket's (flows may share one, as fq_codel's do). The
+ * walker's count is a cursor, a bucket and a place in it, not a number of
+ * classes (fq_codel's is its bucket index): the next message of a dump
+ * resumes there at once, rather than walking the table up to its skip
+ * under the lock. The table changes under a dump, so one that takes
+ * several messages may list a flow twice or miss one, as a socket or
+ * conntrack dump does. Filling a message takes the qdisc's root lock,
+ * which enqueue holds around q->lock: ndt_walk() copies a chunk of flows
+ * under q->lock and hands it out after, never under it.
+ */
+#define NDT_WALK_CHUNK		64	/* flows copied per lock hold */
+#define NDT_WALK_POS_BITS	14	/* a cursor's place in its bucket */
+#define NDT_WALK_POS_MAX	((1U << NDT_WALK_POS_BITS) - 1)
+
+struct ndt_class {
+	struct tc_ndt_flow_xstats st;
+	u32 cursor;
+	u32 minor;
+};
+
+struct ndt_walk_buf {
+	struct ndt_class cl[NDT_WALK_CHUNK];
+	u32 n;
+	u32 next;	/* cursor of the first flow not copied */
+};
+
+/* Below 2^30 with 2^16 buckets: the walker's count is an int. */
+static u32 ndt_cursor(u32 bucket, u32 pos)
+{
+	return bucket << NDT_WALK_POS_BITS | pos;
+}
+
+static void ndt_class_fill(struct ndt_class *c, const struct ndt_entry *e,
+			   u32 bucket, u32 pos, u64 now)
+{
+	*c = (struct ndt_class) {
+		.st = {
+			.idle_ns = reflex_elapsed(now, e->core.last_seen_ns),
+			.saddr = e->key.saddr,
+			.daddr = e->key.daddr,
+			.sport = e->key.sport,
+			.dport = e->key.dport,
+			.normal_pkts = e->core.normal_pkts,
+			.ctl_pkts = e->core.ctl_pkts,
+			.rtt_dst_last_ns = e->core.rtt_dst_last_ns,
+			.status = e->core.status == NDT_CONGESTED ?
+				  TC_NDT_CONGESTED : TC_NDT_NORMAL,
+			.active = e->core.active,
+			.closed = e->closed,
+		},
+		.cursor = ndt_cursor(bucket, pos),
+		.minor = bucket % TC_H_MIN_MASK + 1,
+	};
+}
+
+/*
+ * Up to NDT_WALK_CHUNK flows into @w from its cursor on, and the cursor
+ * past them (a bucket's flows past NDT_WALK_POS_MAX are out of reach).
+ * Under q->lock.
+ */
+static void ndt_walk_copy(struct ndt_sched_data *q, struct ndt_walk_buf *w,
+			  u64 now)
+{
+	u32 buckets = 1U << q->hash_bits;
+	u32 b = w->next >> NDT_WALK_POS_BITS, pos;
+	struct ndt_entry *e;
+
+	for (w->n = 0; b < buckets; b++) {
+		pos = 0;
+		hlist_for_each_entry(e, &q->table[b], node) {
+			if (pos > NDT_WALK_POS_MAX)
+				break;
+			if (ndt_cursor(b, pos) >= w->next) {
+				if (w->n == NDT_WALK_CHUNK) {
+					w->next = ndt_cursor(b, pos);
+					return;
+				}
+				ndt_class_fill(&w->cl[w->n++], e, b, pos, now);
+			}
+			pos++;
+		}
+	}
+	w->next = ndt_cursor(buckets, 0);
+}
+
+static void ndt_walk(struct Qdisc *sch, struct qdisc_walker *arg)
+{
+	struct ndt_sched_data *q = qdisc_priv(sch);
+	struct ndt_walk_buf *w;
+	u32 end, i;
+
+	if (arg->stop || !q->table || arg->skip < 0)
+		return;
+	w = kmalloc(sizeof(*w), GFP_KERNEL);
+	if (!w) {
+		arg->stop = 1;
+		return;
+	}
+	end = ndt_cursor(1U << q->hash_bits, 0);
+	w->next = arg->skip;
+	while (w->next < end && !arg->stop) {
+		spin_lock_bh(&q->lock);
+		ndt_walk_copy(q, w, ktime_get_ns());
+		spin_unlock_bh(&q->lock);
+		for (i = 0; i < w->n; i++) {
+			arg->count = w->cl[i].cursor;
+			if (arg->fn(sch, (unsigned long)&w->cl[i], arg) < 0) {
+				arg->stop = 1;
+				break;
+			}
+		}
+	}
+	if (!arg->stop)
+		arg->count = w->next;
+	kfree(w);
+}
+
+static int ndt_class_dump(struct Qdisc *sch, unsigned long cl,
+			  struct sk_buff *skb, struct tcmsg *tcm)
+{
+	const struct ndt_class *c = (const struct ndt_class *)cl;
+
+	tcm->tcm_parent = TC_H_ROOT;
+	tcm->tcm_handle = TC_H_MAKE(sch->handle, c->minor);
+	tcm->tcm_info = 0;
+	return 0;
+}
+
+static int ndt_class_dump_stats(struct Qdisc *sch, unsigned long cl,
+				struct gnet_dump *d)
+{
+	const struct ndt_class *c = (const struct ndt_class *)cl;
+
+	return gnet_stats_copy_app(d, (void *)&c->st, sizeof(c->st));
+}
+
+/* No class can be named, attached to or grafted: they exist in dumps. */
+static unsigned long ndt_find(struct Qdisc *sch, u32 classid)
+{
+	return 0;
+}
+
+static struct Qdisc *ndt_leaf(struct Qdisc *sch, unsigned long cl)
+{
+	return NULL;
+}
+
+static const struct Qdisc_class_ops ndt_class_ops = {
+	.leaf		= ndt_leaf,
+	.find		= ndt_find,
+	.walk		= ndt_walk,
+	.dump		= ndt_class_dump,
+	.dump_stats	= ndt_class_dump_stats,
+};
+
 static struct Qdisc_ops ndt_qdisc_ops __read_mostly = {
+	.cl_ops		= &ndt_class_ops,
 	.id		= "ndt",
 	.priv_size	= sizeof(struct ndt_sched_data),
 	.enqueue	= ndt_enqueue,
@@ -899,6 +1058,7 @@ static struct Qdisc_ops ndt_qdisc_ops __read_mostly = {
 static int __init ndt_module_init(void)
 {
 	BUILD_BUG_ON(TC_NDT_ONE != REFLEX_PPM_ONE);
+	BUILD_BUG_ON(NDT_HASH_BITS_MAX + NDT_WALK_POS_BITS > 30);
 	return register_qdisc(&ndt_qdisc_ops);
 }
 

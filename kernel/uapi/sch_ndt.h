@@ -93,4 +93,42 @@ struct tc_ndt_xstats {
 	__u64	ctl_bytes;
 };
 
+/* struct tc_ndt_flow_xstats's @status */
+enum {
+	TC_NDT_NORMAL,
+	TC_NDT_CONGESTED,
+};
+
+/**
+ * struct tc_ndt_flow_xstats - a tracked flow, one class of the qdisc's
+ *	class dump (TCA_XSTATS, TCA_STATS_APP of an RTM_NEWTCLASS); the
+ *	class handle's minor is its hash bucket's, which flows may share
+ * @idle_ns: since its latest data packet
+ * @saddr: the flow's source address, from the WAN (network order)
+ * @daddr: its destination in this DC
+ * @sport: its source port (network order)
+ * @dport: its destination port
+ * @normal_pkts: its packets in the Normal queue now
+ * @ctl_pkts: its packets in the Controlled queue now
+ * @rtt_dst_last_ns: its latest RTT_dst sample; 0: none yet
+ * @status: TC_NDT_NORMAL or TC_NDT_CONGESTED (reflex.md 2.6)
+ * @active: 1 if counted in the port's active flows
+ * @closed: 1 after its FIN or RST, until its last packet has left
+ * @pad: zero
+ */
+struct tc_ndt_flow_xstats {
+	__u64	idle_ns;
+	__be32	saddr;
+	__be32	daddr;
+	__be16	sport;
+	__be16	dport;
+	__u32	normal_pkts;
+	__u32	ctl_pkts;
+	__u32	rtt_dst_last_ns;
+	__u8	status;
+	__u8	active;
+	__u8	closed;
+	__u8	pad[5];
+};
+
 #endif /* _UAPI_LINUX_SCH_NDT_H */
