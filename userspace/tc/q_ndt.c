@@ -10,6 +10,7 @@
  * extack message is what tc prints.
  */
 
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,15 +220,44 @@ static int ndt_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	return 0;
 }
 
+/* A class of the qdisc's class dump: one tracked flow. */
+static void ndt_print_flow(const struct tc_ndt_flow_xstats *fl)
+{
+	char src[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &fl->saddr, src, sizeof(src));
+	inet_ntop(AF_INET, &fl->daddr, dst, sizeof(dst));
+	print_string(PRINT_ANY, "src", "  flow %s", src);
+	print_uint(PRINT_ANY, "sport", ":%u", ntohs(fl->sport));
+	print_string(PRINT_ANY, "dst", " > %s", dst);
+	print_uint(PRINT_ANY, "dport", ":%u", ntohs(fl->dport));
+	print_string(PRINT_ANY, "status", " %s",
+		     fl->status == TC_NDT_CONGESTED ? "congested" : "normal");
+	print_uint(PRINT_ANY, "active", " active %u", fl->active);
+	print_uint(PRINT_ANY, "closed", " closed %u", fl->closed);
+	print_nl();
+	print_uint(PRINT_ANY, "normal_pkts", "  normal-pkts %u", fl->normal_pkts);
+	print_uint(PRINT_ANY, "ctl_pkts", " ctl-pkts %u", fl->ctl_pkts);
+	print_uint(PRINT_ANY, "rtt_dst_last_ns", " rtt-dst-last-ns %u",
+		   fl->rtt_dst_last_ns);
+	print_lluint(PRINT_ANY, "idle_ns", " idle-ns %llu", fl->idle_ns);
+}
+
 static int ndt_print_xstats(struct qdisc_util *qu, FILE *f,
 			    struct rtattr *xstats)
 {
+	struct tc_ndt_flow_xstats fl;
 	struct tc_ndt_xstats st;
 
 	(void)qu;
 	(void)f;
 	if (!xstats)
 		return 0;
+	if (RTA_PAYLOAD(xstats) == sizeof(fl)) {
+		memcpy(&fl, RTA_DATA(xstats), sizeof(fl));
+		ndt_print_flow(&fl);
+		return 0;
+	}
 	if (get_xstats(&st, sizeof(st), xstats))
 		return -1;
 
