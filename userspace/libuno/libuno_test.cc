@@ -1772,6 +1772,45 @@ TEST(Netlink, NdtStats)
 	EXPECT_FALSE(q->xstats || q->ndt_xstats);
 }
 
+// An ndt qdisc's flows: the class dump asks for one qdisc's classes, and
+// a class message gives a flow only if it is an ndt one with a whole
+// flow record.
+TEST(Netlink, NdtClassDump)
+{
+	alignas(nlmsghdr) char buf[kNlBufSize];
+	nlmsghdr *req = put_class_dump(buf, 4, 7, 0x80010000);
+	EXPECT_EQ(req->nlmsg_type, RTM_GETTCLASS);
+	EXPECT_TRUE(req->nlmsg_flags & NLM_F_DUMP);
+	auto *rt = static_cast<const tcmsg *>(mnl_nlmsg_get_payload(req));
+	EXPECT_EQ(rt->tcm_ifindex, 7);
+	EXPECT_EQ(rt->tcm_parent, 0x80010000u);
+
+	tc_ndt_flow_xstats f{};
+	f.saddr = htonl(0x0a640101);
+	f.sport = htons(38602);
+	f.status = TC_NDT_CONGESTED;
+	f.ctl_pkts = 12;
+	f.idle_ns = 3000;
+	auto cls = [&](const char *kind, uint16_t type, size_t len) {
+		nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+		nlh->nlmsg_type = type;
+		auto *t = static_cast<tcmsg *>(mnl_nlmsg_put_extra_header(nlh, sizeof(tcmsg)));
+		t->tcm_handle = 0x80010001;
+		mnl_attr_put_strz(nlh, TCA_KIND, kind);
+		nlattr *st = mnl_attr_nest_start(nlh, TCA_STATS2);
+		mnl_attr_put(nlh, TCA_STATS_APP, len, &f);
+		mnl_attr_nest_end(nlh, st);
+		return parse_ndt_class_msg(nlh);
+	};
+	auto got = cls("ndt", RTM_NEWTCLASS, sizeof(f));
+	ASSERT_TRUE(got);
+	EXPECT_EQ(std::memcmp(&*got, &f, sizeof(f)), 0);
+	EXPECT_FALSE(cls("ndt", RTM_NEWTCLASS, sizeof(f) - 1));
+	EXPECT_FALSE(cls("fq_codel", RTM_NEWTCLASS, sizeof(f)));
+	EXPECT_FALSE(cls("ndt", RTM_NEWQDISC, sizeof(f)));
+	EXPECT_EQ(addr_port(f.saddr, f.sport), "10.100.1.1:38602");
+}
+
 TEST(Netlink, TcpDiag)
 {
 	alignas(nlmsghdr) char buf[kNlBufSize];

@@ -455,6 +455,32 @@ std::optional<QdiscInfo> parse_qdisc_msg(const nlmsghdr *nlh)
 	return q;
 }
 
+nlmsghdr *put_class_dump(char *buf, uint32_t seq, int ifindex, uint32_t handle)
+{
+	nlmsghdr *nlh = put_request(buf, RTM_GETTCLASS, NLM_F_DUMP, seq);
+	auto *t = static_cast<tcmsg *>(mnl_nlmsg_put_extra_header(nlh, sizeof(tcmsg)));
+	t->tcm_family = AF_UNSPEC;
+	t->tcm_ifindex = ifindex;
+	t->tcm_parent = handle; // the kernel dumps only this qdisc's classes
+	return nlh;
+}
+
+std::optional<tc_ndt_flow_xstats> parse_ndt_class_msg(const nlmsghdr *nlh)
+{
+	const nlattr *tb[TCA_MAX + 1];
+	const nlattr *st[TCA_STATS_MAX + 1];
+	std::optional<tc_ndt_flow_xstats> flow;
+
+	if (nlh->nlmsg_type != RTM_NEWTCLASS || mnl_nlmsg_get_payload_len(nlh) < sizeof(tcmsg))
+		return std::nullopt;
+	parse_attrs(nlh, sizeof(tcmsg), tb);
+	if (get_str(tb[TCA_KIND]) != "ndt" || !tb[TCA_STATS2])
+		return std::nullopt;
+	parse_nested(tb[TCA_STATS2], st);
+	get_xstats(st[TCA_STATS_APP], flow);
+	return flow;
+}
+
 // --- sock_diag -------------------------------------------------------------
 
 nlmsghdr *put_tcp_diag_dump(char *buf, uint32_t seq, uint8_t family)
@@ -468,6 +494,13 @@ nlmsghdr *put_tcp_diag_dump(char *buf, uint32_t seq, uint8_t family)
 	r->idiag_ext = (1 << (INET_DIAG_INFO - 1)) | (1 << (INET_DIAG_VEGASINFO - 1)) |
 		       (1 << (INET_DIAG_CONG - 1));
 	return nlh;
+}
+
+std::string addr_port(uint32_t addr, uint16_t port)
+{
+	char buf[INET_ADDRSTRLEN];
+	return std::string(inet_ntop(AF_INET, &addr, buf, sizeof(buf)) ? buf : "?") + ":" +
+	       std::to_string(ntohs(port));
 }
 
 const char *tcp_state_name(uint8_t state)

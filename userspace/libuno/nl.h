@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <linux/netlink.h>
 
@@ -118,6 +119,8 @@ struct QdiscInfo {
 	uint32_t qlen = 0;
 	std::optional<tc_phantom_xstats> xstats; // phantom's
 	std::optional<tc_ndt_xstats> ndt_xstats;
+	// kind "ndt": its tracked flows (its class dump), when asked for
+	std::optional<std::vector<tc_ndt_flow_xstats>> ndt_flows;
 };
 
 // Whether `kind` is one of our qdiscs, phantom or ndt: those [[qdisc]]
@@ -131,6 +134,10 @@ nlmsghdr *put_phantom_replace(char *buf, uint32_t seq, int ifindex, const Phanto
 nlmsghdr *put_ndt_replace(char *buf, uint32_t seq, int ifindex, const NdtOpts &o);
 nlmsghdr *put_root_qdisc_delete(char *buf, uint32_t seq, int ifindex);
 std::optional<QdiscInfo> parse_qdisc_msg(const nlmsghdr *nlh);
+// Every class of the qdisc `handle` of `ifindex`: an ndt qdisc's flows.
+nlmsghdr *put_class_dump(char *buf, uint32_t seq, int ifindex, uint32_t handle);
+// A flow of an ndt qdisc's class dump; nullopt for any other message.
+std::optional<tc_ndt_flow_xstats> parse_ndt_class_msg(const nlmsghdr *nlh);
 // Every filter of `ifindex` under `parent` (a clsact's ingress or egress).
 nlmsghdr *put_filter_dump(char *buf, uint32_t seq, int ifindex, uint32_t parent);
 
@@ -159,5 +166,7 @@ struct SockInfo {
 
 std::optional<SockInfo> parse_tcp_diag_msg(const nlmsghdr *nlh);
 const char *tcp_state_name(uint8_t state);
+// "10.0.0.1:80" of an IPv4 address and a port, both in network order.
+std::string addr_port(uint32_t addr, uint16_t port);
 
 } // namespace uno

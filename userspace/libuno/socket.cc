@@ -200,6 +200,19 @@ std::vector<QdiscInfo> qdisc_dump()
 	return out;
 }
 
+std::vector<tc_ndt_flow_xstats> ndt_flows(int ifindex, uint32_t handle)
+{
+	NlSocket sock(NETLINK_ROUTE);
+	std::vector<tc_ndt_flow_xstats> out;
+
+	sock.transact([&](char *b, uint32_t s) { return put_class_dump(b, s, ifindex, handle); },
+		      [&](const nlmsghdr *nlh) {
+			      if (auto f = parse_ndt_class_msg(nlh))
+				      out.push_back(*f);
+		      });
+	return out;
+}
+
 void phantom_replace(int ifindex, const PhantomOpts &o)
 {
 	NlSocket sock(NETLINK_ROUTE);

@@ -70,6 +70,8 @@ private:
 };
 
 std::vector<QdiscInfo> qdisc_dump();
+// The flows an ndt qdisc tracks, from its class dump.
+std::vector<tc_ndt_flow_xstats> ndt_flows(int ifindex, uint32_t handle);
 void phantom_replace(int ifindex, const PhantomOpts &o);
 void ndt_replace(int ifindex, const NdtOpts &o);
 void root_qdisc_delete(int ifindex);

@@ -396,8 +396,8 @@ std::string addr_text(uint32_t a)
 
 json reflex_flow_key(const rfx_flow4 &k)
 {
-	return { { "src", addr_text(k.saddr) + ":" + std::to_string(ntohs(k.sport)) },
-		 { "dst", addr_text(k.daddr) + ":" + std::to_string(ntohs(k.dport)) } };
+	return { { "src", uno::addr_port(k.saddr, k.sport) },
+		 { "dst", uno::addr_port(k.daddr, k.dport) } };
 }
 
 json reflex_json(const uno::RfxStatus &s)
@@ -467,7 +467,10 @@ int reflex_show()
 		out.push_back(reflex_json(s));
 	// NDT, the destination gateway's role, is a qdisc rather than a
 	// program: an element of its own, which the roles' readers skip.
-	const std::vector<uno::QdiscInfo> qdiscs = uno::qdisc_dump();
+	std::vector<uno::QdiscInfo> qdiscs = uno::qdisc_dump();
+	for (auto &q : qdiscs)
+		if (q.kind == "ndt")
+			q.ndt_flows = uno::ndt_flows(q.ifindex, q.handle);
 	if (json ndt = unoctl::reflex_ndt_json(qdiscs); !ndt.is_null())
 		out.push_back(ndt);
 	if (g_opts.json) {

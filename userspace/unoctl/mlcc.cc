@@ -18,13 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string addr_port(uint32_t addr, uint16_t port)
-{
-	char buf[INET_ADDRSTRLEN];
-	return std::string(inet_ntop(AF_INET, &addr, buf, sizeof(buf)) ? buf : "?") + ":" +
-	       std::to_string(ntohs(port));
-}
-
 json hop_json(uint64_t wire)
 {
 	hpcc_hop h;
@@ -43,8 +36,8 @@ json flow_json(const uno::MlccRxFlow &f)
 		nhop.push_back(i.nhop[n]);
 	for (uint32_t j = 0; j < i.last_nhop && j < MLCC_DATA_HOPS; j++)
 		hops.push_back(hop_json(i.hop[j]));
-	json j = { { "src", addr_port(f.key.saddr, f.key.sport) },
-		   { "dst", addr_port(f.key.daddr, f.key.dport) },
+	json j = { { "src", uno::addr_port(f.key.saddr, f.key.sport) },
+		   { "dst", uno::addr_port(f.key.daddr, f.key.dport) },
 		   { "segs", i.segs },
 		   { "opts", i.opts },
 		   { "nhop", nhop },
@@ -75,8 +68,8 @@ json ns_flow_json(const uno::MlccNsFlow &f)
 	json hops = json::array();
 	for (uint32_t j = 0; j < i.nhop && j < MLCC_SWINT_HOPS; j++)
 		hops.push_back(hop_json(i.hop[j]));
-	return { { "src", addr_port(f.key.saddr, f.key.sport) },
-		 { "dst", addr_port(f.key.daddr, f.key.dport) },
+	return { { "src", uno::addr_port(f.key.saddr, f.key.sport) },
+		 { "dst", uno::addr_port(f.key.daddr, f.key.dport) },
 		 { "taken", i.taken },
 		 { "commits", i.commits },
 		 { "r_ns_bps", i.r_ns * 8 },
@@ -90,8 +83,8 @@ json ns_flow_json(const uno::MlccNsFlow &f)
 json pfq_json(const uno::MlccPfq &q)
 {
 	const mlcc_pfq_info &i = q.info;
-	return { { "src", addr_port(q.key.saddr, q.key.sport) },
-		 { "dst", addr_port(q.key.daddr, q.key.dport) },
+	return { { "src", uno::addr_port(q.key.saddr, q.key.sport) },
+		 { "dst", uno::addr_port(q.key.daddr, q.key.dport) },
 		 { "rate_bps", i.rate * 8 },
 		 { "c_d", i.c_d },
 		 { "q_c", i.q_c },

@@ -238,6 +238,30 @@ std::string ndt_xstats_text(const tc_ndt_xstats &x)
 		    (unsigned long long)x.normal_bytes, (unsigned long long)x.ctl_bytes);
 }
 
+json ndt_flow_json(const tc_ndt_flow_xstats &f)
+{
+	return { { "src", uno::addr_port(f.saddr, f.sport) },
+		 { "dst", uno::addr_port(f.daddr, f.dport) },
+		 { "status", f.status == TC_NDT_CONGESTED ? "congested" : "normal" },
+		 { "active", f.active != 0 },
+		 { "closed", f.closed != 0 },
+		 { "normal_pkts", f.normal_pkts },
+		 { "ctl_pkts", f.ctl_pkts },
+		 { "rtt_dst_last_ns", f.rtt_dst_last_ns },
+		 { "idle_ns", f.idle_ns } };
+}
+
+std::string ndt_flow_text(const tc_ndt_flow_xstats &f)
+{
+	return strf(" flow %s > %s %s%s%s normal_pkts %u ctl_pkts %u rtt_dst_last_ns %u "
+		    "idle_ns %llu\n",
+		    uno::addr_port(f.saddr, f.sport).c_str(),
+		    uno::addr_port(f.daddr, f.dport).c_str(),
+		    f.status == TC_NDT_CONGESTED ? "congested" : "normal",
+		    f.active ? " active" : "", f.closed ? " closed" : "", f.normal_pkts,
+		    f.ctl_pkts, f.rtt_dst_last_ns, (unsigned long long)f.idle_ns);
+}
+
 } // namespace
 
 json qdisc_json(const uno::QdiscInfo &q)
@@ -259,6 +283,11 @@ json qdisc_json(const uno::QdiscInfo &q)
 		j["xstats"] = phantom_xstats_json(*q.xstats);
 	if (q.ndt_xstats)
 		j["xstats"] = ndt_xstats_json(*q.ndt_xstats);
+	if (q.ndt_flows) {
+		j["flows"] = json::array();
+		for (const auto &f : *q.ndt_flows)
+			j["flows"].push_back(ndt_flow_json(f));
+	}
 	return j;
 }
 
@@ -276,6 +305,9 @@ std::string qdisc_text(const uno::QdiscInfo &q)
 		s += phantom_xstats_text(*q.xstats);
 	if (q.ndt_xstats)
 		s += ndt_xstats_text(*q.ndt_xstats);
+	if (q.ndt_flows)
+		for (const auto &f : *q.ndt_flows)
+			s += ndt_flow_text(f);
 	return s;
 }
 

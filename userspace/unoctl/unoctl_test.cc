@@ -907,5 +907,48 @@ TEST(ReflexNdt, TheNdtQdiscs)
 	ASSERT_EQ(j["ndt"].size(), 2u);
 	EXPECT_EQ(j["ndt"][0], unoctl::qdisc_json(ndt));
 	EXPECT_EQ(j["ndt"][1], unoctl::qdisc_json(ndt));
+	EXPECT_FALSE(j["ndt"][0].contains("flows"));
+}
+
+// reflex show's ndt qdiscs with their flows (the class dump): each by its
+// addresses and state; an empty table an empty list.
+TEST(ReflexNdt, TheFlows)
+{
+	uno::QdiscInfo ndt = *ndt_dumped();
+	ndt.ndt_flows.emplace();
+	EXPECT_EQ(unoctl::qdisc_json(ndt)["flows"], nlohmann::json::array());
+
+	tc_ndt_flow_xstats f{};
+	f.saddr = htonl(0x0a640101);
+	f.daddr = htonl(0x0ac80101);
+	f.sport = htons(38602);
+	f.dport = htons(5403);
+	f.status = TC_NDT_CONGESTED;
+	f.active = 1;
+	f.normal_pkts = 2;
+	f.ctl_pkts = 12;
+	f.rtt_dst_last_ns = 41000000;
+	f.idle_ns = 3000;
+	ndt.ndt_flows->push_back(f);
+	f.status = TC_NDT_NORMAL;
+	f.active = 0;
+	f.closed = 1;
+	f.ctl_pkts = 0;
+	ndt.ndt_flows->push_back(f);
+	const nlohmann::json j = unoctl::reflex_ndt_json({ ndt });
+	EXPECT_EQ(j["ndt"][0]["flows"].dump(),
+		  R"([{"active":true,"closed":false,"ctl_pkts":12,"dst":"10.200.1.1:5403",)"
+		  R"("idle_ns":3000,"normal_pkts":2,"rtt_dst_last_ns":41000000,)"
+		  R"("src":"10.100.1.1:38602","status":"congested"},)"
+		  R"({"active":false,"closed":true,"ctl_pkts":0,"dst":"10.200.1.1:5403",)"
+		  R"("idle_ns":3000,"normal_pkts":2,"rtt_dst_last_ns":41000000,)"
+		  R"("src":"10.100.1.1:38602","status":"normal"}])");
+	const std::string text = unoctl::qdisc_text(ndt);
+	EXPECT_NE(text.find(" flow 10.100.1.1:38602 > 10.200.1.1:5403 congested active "
+			    "normal_pkts 2 ctl_pkts 12 rtt_dst_last_ns 41000000 idle_ns 3000\n"),
+		  std::string::npos);
+	EXPECT_NE(text.find(" flow 10.100.1.1:38602 > 10.200.1.1:5403 normal closed "
+			    "normal_pkts 2 ctl_pkts 0 rtt_dst_last_ns 41000000 idle_ns 3000\n"),
+		  std::string::npos);
 }
 
