@@ -41,6 +41,8 @@
 # blocks as reordered. A bad setting, from tc or unod, is refused and
 # changes nothing; a full table sends new flows through N untracked,
 # and the qdisc goes under traffic without a trace in the kernel's log.
+# Each flow's state is read from the qdisc's class dump, as unoctl
+# reflex show and tc class show print it.
 # It runs in the icount VM, whose clock a slow host cannot stall: in the
 # host-clock VM, on a host slowed in the afternoon, stalls past the 20 ms
 # threshold made a1's flows CONGESTED in three runs of four (8:1 measured
@@ -145,6 +147,9 @@ sleep 1
 ndt_json > "$OUT_DIR/wrr0.json"
 sleep $((SECS - 2))
 ndt_json > "$OUT_DIR/wrr1.json"
+at borb -j reflex show | jq '[.[] | select(.role == "ndt") | .ndt[].flows[]]' \
+	> "$OUT_DIR/wrr-flows.json"
+ndt -s class show dev $GW > "$OUT_DIR/wrr-classes"
 tb_ss_field a1 reord_seen > "$OUT_DIR/wrr-a1.reord"
 tb_ss_field a2 reord_seen > "$OUT_DIR/wrr-a2.reord"
 wait "$FLOW_PID_2"
@@ -165,6 +170,17 @@ tb_check wrr_ctl_enqueued "$(counter wrr ctl_enqueued)" ">" 0
 tb_check wrr_no_pause_below_alpha \
 	"$(($(counter wrr1 pauses) - $(counter wrr-start pauses)))" == 0
 tb_check wrr_no_reordering "$(cat "$OUT_DIR/wrr-a1.reord") + $(cat "$OUT_DIR/wrr-a2.reord")" == 0
+# Each flow's state, from the qdisc's class dump (unoctl reflex show, tc
+# class show): a1's three and its iperf3 control connection NORMAL, a2's
+# CONGESTED with RTT_dst above the threshold.
+flows_to() { jq "[.[] | select(.dst == \"$1\")$2] | length" "$OUT_DIR/wrr-flows.json"; }
+tb_check wrr_b1_flows_listed "$(flows_to "10.200.1.1:$((FLOW_PORT - 1))")" ">=" 3
+tb_check wrr_b1_flows_normal \
+	"$(flows_to "10.200.1.1:$((FLOW_PORT - 1))" '| select(.status != "normal")')" == 0
+tb_check wrr_b2_flow_congested \
+	"$(flows_to "10.200.2.1:$FLOW_PORT" "| select(.status == \"congested\" and
+		.rtt_dst_last_ns > $((THRESH_US * 1000)))")" ">=" 1
+tb_check wrr_tc_classes "$(grep -c ' flow 10\.100\.' "$OUT_DIR/wrr-classes")" ">=" 4
 
 # alone: congested for 2 s, then b1's port fast and the flow recovers.
 TB_BOTTLENECK_NS=torb
@@ -189,6 +205,20 @@ tb_check recovered_normal "$(counter recovered congested)" == 0
 tb_check recovered_not_paused "$(counter recovered paused)" == 0
 tb_check alone_no_reordering "$(cat "$OUT_DIR/alone.reord")" == 0
 
+# many: 128 flows, more than a lock hold copies (64) and one dump message
+# holds: the class dump lists each flow once, as many as the qdisc counts
+# (none come or go while they run).
+flow 1 3 128
+sleep 2
+at borb -j reflex show | jq '.[] | select(.role == "ndt") | .ndt[0]' > "$OUT_DIR/many.json"
+wait "$FLOW_PID_1"
+tb_check many_flows_tracked "$(jq .xstats.flows "$OUT_DIR/many.json")" ">" 128
+tb_check many_flows_listed "$(jq '.flows | length' "$OUT_DIR/many.json")" == \
+	"$(jq .xstats.flows "$OUT_DIR/many.json")"
+tb_check many_flows_listed_once \
+	"$(jq '.flows | map(.src + ">" + .dst) | unique | length' "$OUT_DIR/many.json")" == \
+	"$(jq '.flows | length' "$OUT_DIR/many.json")"
+
 # full: a table of 8 flows and 32 new ones, the rest untracked in N; then
 # the qdisc deleted under them. Every flow completes, and the kernel
 # logs nothing (the runner checks).
@@ -196,9 +226,12 @@ ndt qdisc change dev $GW root ndt flows 8 || tb_die "flows 8"
 flow 1 2 32
 sleep 1
 ndt_json > "$OUT_DIR/full.json"
+at borb -j reflex show | jq '[.[] | select(.role == "ndt") | .ndt[].flows[]] | length' \
+	> "$OUT_DIR/full-listed"
 ndt qdisc del dev $GW root || tb_die "ndt deleted under traffic"
 wait "$FLOW_PID_1"
 tb_check full_flows_bounded "$(counter full flows)" "<=" 8
+tb_check full_flows_listed "$(cat "$OUT_DIR/full-listed")" "<=" 8
 tb_check full_refused_flows "$(counter full flows_full)" ">" 0
 tb_check full_flows_completed "$(grep -c 'iperf Done' "$OUT_DIR/flow-$FLOW_PORT.log")" == 1
 tb_exit
