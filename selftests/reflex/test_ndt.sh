@@ -181,6 +181,17 @@ tb_check wrr_b2_flow_congested \
 	"$(flows_to "10.200.2.1:$FLOW_PORT" "| select(.status == \"congested\" and
 		.rtt_dst_last_ns > $((THRESH_US * 1000)))")" ">=" 1
 tb_check wrr_tc_classes "$(grep -c ' flow 10\.100\.' "$OUT_DIR/wrr-classes")" ">=" 4
+# A class is a snapshot in a dump: none can be deleted, made or given a
+# child, and the flows stay.
+_cls=$(awk '/^class ndt/ { print $3; exit }' "$OUT_DIR/wrr-classes")
+_refused=0
+ndt class del dev $GW classid "$_cls" 2> /dev/null || _refused=$((_refused + 1))
+ndt class add dev $GW parent "${_cls%%:*}:" classid "${_cls%%:*}:ffff" ndt 2> /dev/null ||
+	_refused=$((_refused + 1))
+ndt qdisc add dev $GW parent "$_cls" pfifo 2> /dev/null || _refused=$((_refused + 1))
+tb_check class_changes_refused "$_refused" == 3
+tb_check class_changes_changed_nothing \
+	"$(ndt -s class show dev $GW | grep -c ' flow 10\.100\.')" ">=" 4
 
 # alone: congested for 2 s, then b1's port fast and the flow recovers.
 TB_BOTTLENECK_NS=torb
