@@ -442,6 +442,32 @@ static __always_inline struct rfx_flow_info *rfx_fb_info(const struct rfx_fb *fb
 }
 
 /*
+ * An accepted sample into the mailbox, under its lock: a slot of its
+ * own while one is free, else folded into the last (its RTT the latest,
+ * its packets added, saturating).
+ */
+static __always_inline void rfx_pend_add(struct rfx_sk_state *st,
+					 const struct reflex_sample *s, u64 now)
+{
+	struct rfx_pend *p;
+	u32 n = st->pend_n;
+
+	st->pend_samples++;
+	if (n < RFX_PEND_MAX) {
+		p = &st->pend[n];
+		p->rtt_ns = s->rtt_ns;
+		p->fb_ns = now;
+		p->acked = s->num_acked;
+		st->pend_n = n + 1;
+		return;
+	}
+	p = &st->pend[RFX_PEND_MAX - 1];
+	p->rtt_ns = s->rtt_ns;
+	if (p->acked + s->num_acked > p->acked)
+		p->acked += s->num_acked;
+}
+
+/*
  * on_pseudo_ack() (2.5) into the socket's mailbox: REFLEX_FB_*. An
  * accepted pseudo-ACK's times go into the flow's record under the same
  * lock, so that a CC that takes its sample finds them there.
@@ -461,10 +487,7 @@ static __always_inline u32 rfx_fb_deliver(struct rfx_sk_state *st,
 				bpf_ntohs(fb->covered_pkts), age,
 				reflex_rtt_src_max_ns(REFLEX_STAMP_BITS, k), &s);
 	if (verdict == REFLEX_FB_ACCEPT) {
-		st->pend_rtt_ns = s.rtt_ns;
-		st->pend_samples++;
-		if (st->pend_acked + s.num_acked > st->pend_acked)
-			st->pend_acked += s.num_acked;
+		rfx_pend_add(st, &s, now);
 		if (info && !info->first_fb_ns)
 			info->first_fb_ns = now;
 		if (info && (fb->flags & RFX_F_FIRST))

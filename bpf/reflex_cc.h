@@ -77,11 +77,11 @@ static __always_inline void rfx_cc_decide(struct sock *sk, struct rfx_cc *rc,
 }
 
 /*
- * Takes what the mailbox holds: the number of samples since the last
- * call, the latest RTT_src in *rtt_ns and the packets they covered in
- * *acked.
+ * Takes what the mailbox holds into out[], in the order it came: the
+ * number of samples, each to be applied as its own.
  */
-static __always_inline u32 rfx_cc_take(struct sock *sk, u64 *rtt_ns, u32 *acked)
+static __always_inline u32 rfx_cc_take(struct sock *sk,
+				       struct rfx_pend out[RFX_PEND_MAX])
 {
 	struct rfx_sk_state *st = bpf_sk_storage_get(&rfx_sk, sk, NULL, 0);
 	u32 n;
@@ -89,39 +89,49 @@ static __always_inline u32 rfx_cc_take(struct sock *sk, u64 *rtt_ns, u32 *acked)
 	if (!st)
 		return 0;
 	bpf_spin_lock(&st->lock);
-	n = st->pend_samples;
-	*rtt_ns = st->pend_rtt_ns;
-	*acked = st->pend_acked;
+	n = st->pend_n;
+	__builtin_memcpy(out, st->pend, sizeof(st->pend));
+	st->pend_n = 0;
 	st->pend_samples = 0;
-	st->pend_acked = 0;
 	bpf_spin_unlock(&st->lock);
-	return n;
+	return n < RFX_PEND_MAX ? n : RFX_PEND_MAX;
 }
 
 /*
- * The first cut, at now_ns, and the loop it closed: from the gateway's
- * first congested packet of the latest episode (the flow's leaving
- * SILENT) the host accepted, rfx_fb_deliver()'s episode_ns, written
- * under the mailbox's lock that rfx_cc_take() took before. Measured from
- * the flow's first episode instead, an episode the law rightly ignored
- * (TIMELY's first sample only primes its gradient, and a queue that
- * falls by the next is none) would count until the next.
+ * The first cut, at now_ns, on the sample src brought, and the loop it
+ * closed: from the gateway's first congested packet of the latest
+ * episode (the flow's leaving SILENT) the host accepted, rfx_fb_deliver()'s
+ * episode_ns, written under the mailbox's lock that rfx_cc_take() took
+ * before, to the coming of the pseudo-ACK that brought the sample.
+ * Measured from the flow's first episode instead, an episode the law
+ * rightly ignored (TIMELY's first sample only primes its gradient, and a
+ * queue that falls by the next is none) would count until the next.
+ *
+ * The loop ends when the feedback comes, not when the law takes it: the
+ * CC takes it before the sender's next transmit (or on its next ACK), so
+ * no packet leaves at the old rate in between, however long a sender
+ * with nothing to send waits (cut_wait_ns).
  */
 static __always_inline void rfx_cc_first_cut(struct rfx_flow_info *info,
-					     u64 now_ns)
+					     u64 now_ns,
+					     const struct rfx_pend *src)
 {
 	info->first_cut_ns = now_ns;
-	if (info->episode_ns && now_ns > info->episode_ns)
-		info->loop_ns = now_ns - info->episode_ns;
+	if (!src || now_ns < src->fb_ns)
+		return;
+	info->cut_wait_ns = now_ns - src->fb_ns;
+	if (info->episode_ns && src->fb_ns > info->episode_ns)
+		info->loop_ns = src->fb_ns - info->episode_ns;
 }
 
 /*
- * Records a sample the law took (from the gateway if src), whether it
- * lowered the rate, and the rate the flow now has: the first lowering's
- * time is when the control loop closed (issue 15's measure).
+ * Records a sample the law took (src: from the gateway; NULL: its own
+ * ACK's), whether it lowered the rate, and the rate the flow now has:
+ * the first lowering closes the control loop (issue 15's measure).
  */
 static __always_inline void rfx_cc_record(struct sock *sk,
-					  const struct rfx_cc *rc, bool src,
+					  const struct rfx_cc *rc,
+					  const struct rfx_pend *src,
 					  bool cut, u64 rate)
 {
 	struct rfx_flow_info *info = rfx_cc_info(rc);
@@ -135,7 +145,7 @@ static __always_inline void rfx_cc_record(struct sock *sk,
 	if (cut) {
 		info->cuts++;
 		if (!info->first_cut_ns)
-			rfx_cc_first_cut(info, bpf_ktime_get_ns());
+			rfx_cc_first_cut(info, bpf_ktime_get_ns(), src);
 	}
 	info->rate_Bps = rate;
 	info->cwnd = tcp_sk(sk)->snd_cwnd;

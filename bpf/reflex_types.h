@@ -38,19 +38,35 @@ static inline struct nsf_answer *nsf_answer_of(struct nsf_entry *e, u32 fb_seq)
 	return &e->ring[fb_seq % NSF_ANSWER_RING];
 }
 
+/* A near-source sample the host accepted and the CC has not applied. */
+struct rfx_pend {
+	u64 rtt_ns;	/* RTT_src */
+	u64 fb_ns;	/* when its pseudo-ACK came */
+	u32 acked;	/* the packets it covered (reflex.md 3.3: num_acked) */
+	u32 rsvd;
+};
+
+/*
+ * The samples a mailbox holds for the CC, each applied as its own
+ * (reflex.md 3.3: each pseudo-ACK a sample): a sender with nothing to
+ * send takes none for up to an RTT, and TIMELY's first sample only
+ * primes its gradient. Beyond these, a sample folds into the last.
+ */
+#define RFX_PEND_MAX	4
+
 /*
  * A socket's mailbox (rfx_sk): the samples the host accepted and the CC
- * has not applied yet, the latest RTT_src and the packets all of them
- * covered (reflex.md 3.3: Swift's num_acked). rfx_fb writes and the CC
- * drains under the lock; last_fb_seq is reflex_accept()'s, the flow's
- * newest pseudo-ACK.
+ * has not applied yet, pend_n of them in pend[], in the order they came;
+ * pend_samples counts them all, folded ones too. rfx_fb writes and the
+ * CC drains under the lock; last_fb_seq is reflex_accept()'s, the
+ * flow's newest pseudo-ACK.
  */
 struct rfx_sk_state {
 	struct bpf_spin_lock lock;
 	u32 last_fb_seq;
 	u32 pend_samples;
-	u32 pend_acked;
-	u64 pend_rtt_ns;
+	u32 pend_n;
+	struct rfx_pend pend[RFX_PEND_MAX];
 };
 
 #endif /* _UNO_REFLEX_TYPES_H */

@@ -157,10 +157,14 @@ static __always_inline void bpf_swift_start(struct sock *sk,
 	swift_init(&ca->core, &p, hops, ca->max_cwnd);
 }
 
-/* An RTT sample into the law, recorded if Reflex is on. */
+/*
+ * An RTT sample into the law, recorded if Reflex is on; src is the
+ * near-source sample it is, NULL for an ACK's.
+ */
 static __always_inline void bpf_swift_sample(struct sock *sk,
 					     struct bpf_swift *ca, u64 rtt_ns,
-					     u32 acked, bool src)
+					     u32 acked,
+					     const struct rfx_pend *src)
 {
 	u64 before = ca->core.cwnd;
 	struct swift_params p;
@@ -186,20 +190,23 @@ void BPF_PROG(bpf_swift_init, struct sock *sk)
 }
 
 /*
- * A Reflex flow's near-source samples, as one ACK of the packets they
- * covered at the latest RTT_src (reflex.md 3.3): before each transmit and
- * on each ACK, whichever comes first after the pseudo-ACK.
+ * A Reflex flow's near-source samples, each as an ACK of the packets it
+ * covered at its RTT_src (reflex.md 3.3): before each transmit and on
+ * each ACK, whichever comes first after the pseudo-ACK.
  */
 static __always_inline void bpf_swift_take_src(struct sock *sk,
 					       struct bpf_swift *ca)
 {
-	u64 rtt_ns;
-	u32 acked;
+	struct rfx_pend src[RFX_PEND_MAX];
+	u32 i, n;
 
-	if (ca->rfx.mode == RFX_CC_REFLEX && rfx_cc_take(sk, &rtt_ns, &acked)) {
-		bpf_swift_sample(sk, ca, rtt_ns, acked, true);
+	if (ca->rfx.mode != RFX_CC_REFLEX)
+		return;
+	n = rfx_cc_take(sk, src);
+	for (i = 0; i < n; i++)
+		bpf_swift_sample(sk, ca, src[i].rtt_ns, src[i].acked, &src[i]);
+	if (n)
 		bpf_swift_apply_cwnd(sk, ca);
-	}
 }
 
 /*
@@ -220,7 +227,7 @@ void BPF_PROG(bpf_swift_pkts_acked, struct sock *sk,
 	if (!ca->rtt_known)
 		bpf_swift_start(sk, ca);
 	if (ca->rfx.mode != RFX_CC_REFLEX)
-		bpf_swift_sample(sk, ca, (u64)rtt_us * NSEC_PER_USEC, acked, false);
+		bpf_swift_sample(sk, ca, (u64)rtt_us * NSEC_PER_USEC, acked, NULL);
 	else
 		swift_on_progress(&ca->core);
 	bpf_swift_apply_cwnd(sk, ca);

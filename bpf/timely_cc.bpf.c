@@ -93,10 +93,13 @@ void BPF_PROG(bpf_timely_init, struct sock *sk)
 		sk->sk_pacing_rate = ca->core.rate;
 }
 
-/* An RTT sample into the law, recorded if Reflex is on. */
+/*
+ * An RTT sample into the law, recorded if Reflex is on; src is the
+ * near-source sample it is, NULL for an end-to-end one.
+ */
 static __always_inline void bpf_timely_sample(struct sock *sk,
-					      struct bpf_timely *ca,
-					      u64 rtt_ns, bool src)
+					      struct bpf_timely *ca, u64 rtt_ns,
+					      const struct rfx_pend *src)
 {
 	struct timely_params p = conf.law;
 	u64 before = ca->core.rate;
@@ -108,19 +111,22 @@ static __always_inline void bpf_timely_sample(struct sock *sk,
 
 /*
  * A Reflex flow's near-source samples, each a TIMELY sample (reflex.md
- * 3.3; several since the last call count as the latest): before each
- * transmit and on each ACK, whichever comes first after the pseudo-ACK.
+ * 3.3): before each transmit and on each ACK, whichever comes first
+ * after the pseudo-ACK.
  */
 static __always_inline void bpf_timely_take_src(struct sock *sk,
 						struct bpf_timely *ca)
 {
-	u64 rtt_ns;
-	u32 acked;
+	struct rfx_pend src[RFX_PEND_MAX];
+	u32 i, n;
 
-	if (ca->rfx.mode == RFX_CC_REFLEX && rfx_cc_take(sk, &rtt_ns, &acked)) {
-		bpf_timely_sample(sk, ca, rtt_ns, true);
+	if (ca->rfx.mode != RFX_CC_REFLEX)
+		return;
+	n = rfx_cc_take(sk, src);
+	for (i = 0; i < n; i++)
+		bpf_timely_sample(sk, ca, src[i].rtt_ns, &src[i]);
+	if (n)
 		bpf_timely_apply_cwnd(sk, ca);
-	}
 }
 
 /*
@@ -141,7 +147,7 @@ void BPF_PROG(bpf_timely_pkts_acked, struct sock *sk,
 	if (ca->rfx.mode == RFX_CC_E2E && rtt_us > 0 &&
 	    !before(tp->snd_una, ca->next_seq)) {
 		ca->next_seq = tp->snd_nxt;
-		bpf_timely_sample(sk, ca, (u64)rtt_us * NSEC_PER_USEC, false);
+		bpf_timely_sample(sk, ca, (u64)rtt_us * NSEC_PER_USEC, NULL);
 	}
 	bpf_timely_apply_cwnd(sk, ca);
 }

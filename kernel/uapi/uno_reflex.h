@@ -150,11 +150,18 @@ struct rfx_flow_info {
 	 */
 	__u64	episode_ns;
 	/*
-	 * The control loop the first cut closed: first_cut_ns less the
-	 * episode_ns it found; 0 if it found none before it (an end-to-end
-	 * flow, or an episode whose opening pseudo-ACK was lost or stale).
+	 * The control loop the first cut closed: from the episode_ns it
+	 * found to the coming of the pseudo-ACK whose sample made the cut;
+	 * 0 if it found none before it (an end-to-end flow, or an episode
+	 * whose opening pseudo-ACK was lost or stale).
 	 */
 	__u64	loop_ns;
+	/*
+	 * How long that pseudo-ACK waited for the CC (first_cut_ns less its
+	 * coming): the CC takes samples before the sender's next transmit
+	 * or on its next ACK, so a sender with nothing to send holds them.
+	 */
+	__u64	cut_wait_ns;
 };
 
 #endif /* _UAPI_UNO_REFLEX_H */

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <initializer_list>
@@ -335,13 +336,23 @@ protected:
 	reflex *skel_ = nullptr;
 };
 
-void expect_mailbox(const rfx_sk_state &st, uint32_t last_fb_seq, uint32_t samples,
-		    uint32_t acked, uint64_t rtt_ns)
+void expect_mailbox(const rfx_sk_state &st, uint32_t last_fb_seq, uint32_t samples)
 {
 	EXPECT_EQ(st.last_fb_seq, last_fb_seq);
 	EXPECT_EQ(st.pend_samples, samples);
-	EXPECT_EQ(st.pend_acked, acked);
-	EXPECT_EQ(st.pend_rtt_ns, rtt_ns);
+	EXPECT_EQ(st.pend_n, std::min<uint32_t>(samples, RFX_PEND_MAX));
+}
+
+// A pending sample: its RTT_src within a stamp unit of rtt_ns, give or
+// take the time the program ran (t0 to t1), which is when it came.
+void expect_pend(const rfx_pend &p, uint64_t rtt_ns, uint32_t acked, uint64_t t0, uint64_t t1,
+		 uint64_t unit)
+{
+	EXPECT_EQ(p.acked, acked);
+	EXPECT_GE(p.rtt_ns, rtt_ns - 2 * unit);
+	EXPECT_LE(p.rtt_ns, rtt_ns + (t1 - t0) + unit);
+	EXPECT_GE(p.fb_ns, t0);
+	EXPECT_LE(p.fb_ns, t1);
 }
 
 // ------------------------------------------------------------- rfx_stamp
@@ -750,7 +761,7 @@ protected:
 
 // A valid pseudo-ACK is a sample; the same fb_seq again is stale; one
 // with an impossible echo advances fb_seq but is no sample; a later
-// valid one adds its packets (at least 1) and replaces the RTT.
+// valid one is a sample of its own, its packets at least 1.
 TEST_F(ReflexFb, AcceptsStaleAndBadRtt)
 {
 	const uint64_t t0 = mono_ns();
@@ -758,37 +769,57 @@ TEST_F(ReflexFb, AcceptsStaleAndBadRtt)
 	feedback(first, TC_ACT_STOLEN);
 	const uint64_t t1 = mono_ns();
 	rfx_sk_state st = mailbox(conn_.client);
-	EXPECT_EQ(st.last_fb_seq, 1u);
-	EXPECT_EQ(st.pend_samples, 1u);
-	EXPECT_EQ(st.pend_acked, 3u);
-	EXPECT_GE(st.pend_rtt_ns, kRtt - 2 * kUnit);
-	EXPECT_LE(st.pend_rtt_ns, kRtt + (t1 - t0) + kUnit);
+	expect_mailbox(st, 1, 1);
+	expect_pend(st.pend[0], kRtt, 3, t0, t1, kUnit);
 	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_FB_ACCEPTED, 1 } }));
 
 	const rfx_sk_state accepted = st;
 	feedback(first, TC_ACT_STOLEN);
-	expect_mailbox(mailbox(conn_.client), 1, 1, 3, accepted.pend_rtt_ns);
+	expect_mailbox(mailbox(conn_.client), 1, 1);
 	EXPECT_EQ(stat(RFX_STAT_FB_STALE), 1u);
 
 	// An echo a quarter period ahead: its age, modulo the period, is
 	// three quarters of it, far above RTT_SRC_MAX (a quarter) whatever
 	// the run takes.
 	feedback(pack(2, 3, static_cast<uint16_t>((mono_ns() >> kK) + 16384)), TC_ACT_STOLEN);
-	expect_mailbox(mailbox(conn_.client), 2, 1, 3, accepted.pend_rtt_ns);
+	st = mailbox(conn_.client);
+	expect_mailbox(st, 2, 1);
 	EXPECT_EQ(stat(RFX_STAT_FB_BAD_RTT), 1u);
+	EXPECT_EQ(std::memcmp(&st.pend[0], &accepted.pend[0], sizeof(st.pend[0])), 0);
 
 	const uint64_t t2 = mono_ns();
 	feedback(pack(3, 0, stamp_at(t2 - kRtt)), TC_ACT_STOLEN);
 	const uint64_t t3 = mono_ns();
 	st = mailbox(conn_.client);
-	EXPECT_EQ(st.last_fb_seq, 3u);
-	EXPECT_EQ(st.pend_samples, 2u);
-	EXPECT_EQ(st.pend_acked, 4u); // covered 0 acknowledges 1
-	EXPECT_GE(st.pend_rtt_ns, kRtt - 2 * kUnit);
-	EXPECT_LE(st.pend_rtt_ns, kRtt + (t3 - t2) + kUnit);
+	expect_mailbox(st, 3, 2);
+	EXPECT_EQ(std::memcmp(&st.pend[0], &accepted.pend[0], sizeof(st.pend[0])), 0);
+	expect_pend(st.pend[1], kRtt, 1, t2, t3, kUnit); // covered 0 acknowledges 1
 	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_FB_ACCEPTED, 2 },
 							  { RFX_STAT_FB_STALE, 1 },
 							  { RFX_STAT_FB_BAD_RTT, 1 } }));
+}
+
+// Beyond RFX_PEND_MAX samples the CC has not taken, each folds into the
+// last: its RTT the newest, its packets added, its time the first's.
+TEST_F(ReflexFb, FoldsSamplesBeyondTheMailbox)
+{
+	std::vector<uint64_t> t(RFX_PEND_MAX + 3);
+	for (uint32_t i = 0; i + 1 < t.size(); i++) {
+		t[i] = mono_ns();
+		feedback(pack(i + 1, i + 1, stamp_at(t[i] - kRtt * (i + 1))), TC_ACT_STOLEN);
+	}
+	t.back() = mono_ns();
+	const rfx_sk_state st = mailbox(conn_.client);
+	expect_mailbox(st, RFX_PEND_MAX + 2, RFX_PEND_MAX + 2);
+	for (uint32_t i = 0; i + 1 < RFX_PEND_MAX; i++)
+		expect_pend(st.pend[i], kRtt * (i + 1), i + 1, t[i], t[i + 1], kUnit);
+	const rfx_pend &last = st.pend[RFX_PEND_MAX - 1];
+	EXPECT_EQ(last.acked, RFX_PEND_MAX + (RFX_PEND_MAX + 1) + (RFX_PEND_MAX + 2));
+	EXPECT_GE(last.rtt_ns, kRtt * (RFX_PEND_MAX + 2) - 2 * kUnit);
+	EXPECT_LE(last.rtt_ns, kRtt * (RFX_PEND_MAX + 2) + (t.back() - t[RFX_PEND_MAX + 1]) + kUnit);
+	EXPECT_GE(last.fb_ns, t[RFX_PEND_MAX - 1]);
+	EXPECT_LE(last.fb_ns, t[RFX_PEND_MAX]);
+	EXPECT_EQ(stat(RFX_STAT_FB_ACCEPTED), RFX_PEND_MAX + 2);
 }
 
 // A flow a CC records (rfx_flows) counts its pseudo-ACKs, and keeps the
@@ -843,7 +874,7 @@ TEST_F(ReflexFb, ForeignPseudoAckGoesToTheStack)
 	const Bytes in = fb_frame(INADDR_LOOPBACK + 1,
 				  fb_of(conn_.client_key(), 1, 3, stamp_at(mono_ns())));
 	feedback(in, kPass);
-	expect_mailbox(mailbox(conn_.client), 0, 0, 0, 0);
+	expect_mailbox(mailbox(conn_.client), 0, 0);
 	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_FB_FOREIGN, 1 } }));
 }
 
@@ -878,7 +909,7 @@ TEST_F(ReflexFb, MalformedPseudoAckIsDropped)
 		SCOPED_TRACE(what);
 		feedback(bytes, TC_ACT_STOLEN);
 	}
-	expect_mailbox(mailbox(conn_.client), 0, 0, 0, 0);
+	expect_mailbox(mailbox(conn_.client), 0, 0);
 	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_FB_MALFORMED, 7 } }));
 	// the same, well formed, is taken
 	feedback(fb_frame(kGateway, good), TC_ACT_STOLEN);
@@ -894,7 +925,7 @@ TEST_F(ReflexFb, NoSocketOrNoMailboxIsNoFlow)
 	other.dport = htons(static_cast<uint16_t>(ntohs(other.dport) + 1));
 	feedback(fb_frame(kGateway, fb_of(other, 1, 3, echo)), TC_ACT_STOLEN);
 	feedback(fb_frame(kGateway, fb_of(conn_.server_key(), 1, 3, echo)), TC_ACT_STOLEN);
-	expect_mailbox(mailbox(conn_.client), 0, 0, 0, 0);
+	expect_mailbox(mailbox(conn_.client), 0, 0);
 	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX), { { RFX_STAT_FB_NO_FLOW, 2 } }));
 }
 
@@ -907,7 +938,7 @@ TEST_F(ReflexFb, TruncatedPseudoAcks)
 	expect_cuts(skel_->progs.rfx_fb, whole, kL4, [](size_t len) {
 		return len < kL4 + kUdpLen ? kPass : TC_ACT_STOLEN;
 	});
-	expect_mailbox(mailbox(conn_.client), 0, 0, 0, 0);
+	expect_mailbox(mailbox(conn_.client), 0, 0);
 	EXPECT_EQ(counts(), plus(Counts(__RFX_STAT_MAX),
 				 { { RFX_STAT_FB_MALFORMED, kPackLen - kL4 - kUdpLen } }));
 }
@@ -921,7 +952,7 @@ TEST_F(ReflexFb, OtherTrafficPasses)
 	tcp[kEthLen + 9] = IPPROTO_TCP;
 	feedback(tcp, kPass);
 	feedback(seg_frame({}), kPass);
-	expect_mailbox(mailbox(conn_.client), 0, 0, 0, 0);
+	expect_mailbox(mailbox(conn_.client), 0, 0);
 	EXPECT_EQ(counts(), Counts(__RFX_STAT_MAX));
 }
 

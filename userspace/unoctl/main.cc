@@ -445,6 +445,7 @@ json reflex_json(const uno::RfxStatus &s)
 			fj["first_fb_ns"] = i.first_fb_ns;
 			fj["episode_ns"] = i.episode_ns;
 			fj["loop_ns"] = i.loop_ns;
+			fj["cut_wait_ns"] = i.cut_wait_ns;
 			fj["rate_Bps"] = i.rate_Bps;
 			fj["cwnd"] = i.cwnd;
 			fj["cuts"] = i.cuts;
