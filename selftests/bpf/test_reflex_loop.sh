@@ -20,8 +20,16 @@
 # episode's first in the pseudo-ACK that opens it; a1's host role
 # records the first pseudo-ACK it accepts (first_fb_ns) and its CC the
 # first rate cut (first_cut_ns) and the loop it closed (loop_ns: from
-# the first congested packet of the episode that brought it; a VM stall
-# can hold one packet 5 ms before the step). Swift's target leaves each loop's
+# the first congested packet of the episode that brought it, as a VM
+# stall can hold one packet 5 ms before the step, to the pseudo-ACK
+# whose sample made the cut). The CC takes samples before a1's next
+# transmit or on its next ACK, each as its own, so no packet leaves at
+# the old rate in between; a1, its window some 50 Mbit/s x the WAN RTT,
+# sends for part of each RTT only, and samples that come in the rest
+# wait for the next (cut_wait_ns, logged: 2.6-8.7 ms, as the step's
+# phase falls). Taken as one, the latest of them, three pseudo-ACKs made
+# one TIMELY sample that only primed its gradient, and its loop was up
+# to 28.5 ms by the step's phase (CI: 11.9). Swift's target leaves each loop's
 # first cut to the congestion the gateway saw. Near the source it is
 # 1 ms below the threshold: the first pseudo-ACK of an episode brings a
 # sample above it, as Table I's 5 us threshold is above Swift's 3.2 us.
@@ -54,9 +62,9 @@
 # (8.2 us units, wrap 537 ms) holds the 80 ms a full buffer adds.
 #
 # In the icount VM: a reflex loop is a few of a1's packet gaps at the
-# gateway, and the host-clock VM's stalls on a busy host are as long (CI
-# measured TIMELY's at 11.9 ms). There the loops are 0.1 (Swift) and
-# 3.3 ms (TIMELY), e2e's 56 ms, and a1-bora's base RTT 38 us.
+# gateway, and the host-clock VM's stalls on a busy host are as long.
+# There the loops are 0.01-0.1 (Swift) and 3.2 ms (TIMELY), e2e's 56 ms,
+# and a1-bora's base RTT 38 us.
 # uno-vm: icount
 # uno-timeout: 400
 . "$(dirname "$0")/../lib/testbed.sh"
@@ -191,10 +199,12 @@ field() {
 counter() {
 	jq "[.[] | select(.role == \"host\") | .counters.$2 // 0] | add // 0" "$OUT_DIR/$1-host.json"
 }
-# loop VARIANT: ms from the gateway's first congested packet to the cut:
-# of the flow end to end, of the episode the cut came from with Reflex
-# (loop_ns; the pseudo-ACK that opens an episode carries the gateway's
-# clock), which a spurious episode before the step does not stretch.
+# loop VARIANT: ms from the gateway's first congested packet to the
+# sample that cut: end to end, of the flow to the cut, on the ACK that
+# brought the sample; with Reflex, of the episode the cut came from to
+# its pseudo-ACK's coming (loop_ns; the pseudo-ACK that opens an episode
+# carries the gateway's clock), which a spurious episode before the step
+# does not stretch.
 loop() {
 	if [ "$1" = e2e ]; then
 		tb_calc "($(field "$1" host first_cut_ns) - $(field "$1" gw first_pack_ns)) / 1e6"
@@ -222,6 +232,7 @@ for v in e2e reflex timely; do
 	tb_check "${v}_cut" "$(field $v host first_cut_ns)" ">" 0
 	tb_log "$v: loop $(loop $v) ms, $(field $v host cuts) cuts," \
 		"the first pseudo-ACK taken $(fb_delay $v)," \
+		"the cut's sample waited $(tb_calc "$(field $v host cut_wait_ns) / 1e6") ms," \
 		"$(field $v host samples_src) near-source and $(field $v host samples_e2e) end-to-end samples," \
 		"pseudo-ACKs $(counter $v fb_accepted) accepted, $(counter $v fb_stale) stale"
 done
