@@ -16,6 +16,7 @@
 # program's was 1.4-1.7 ms behind in two runs of four.
 # uno-vm: icount
 # uno-timeout: 120
+# uno-cost: 3
 . "$(dirname "$0")/../lib/testbed.sh"
 
 tb_gtest reflex_prog_test "${REFLEX_PROG_TEST:-/uno/bin/reflex_prog_test}"

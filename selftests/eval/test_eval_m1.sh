@@ -24,6 +24,7 @@
 # timers, not the loops, set the split and the use.
 # uno-vm: icount
 # uno-timeout: 1500
+# uno-cost: 108
 . "$(dirname "$0")/lib_mlcc_eval.sh"
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../mlcc/lib_mlcc.sh"

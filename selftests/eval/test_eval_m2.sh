@@ -42,6 +42,7 @@
 # is at least 0.9.
 # uno-vm: icount
 # uno-timeout: 1500
+# uno-cost: 230
 EV_RATE=250
 TB_WAN_RTT=60
 . "$(dirname "$0")/../lib/testbed.sh"

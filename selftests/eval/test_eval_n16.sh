@@ -13,6 +13,7 @@
 # (uno at p = 20 %: 2000 segments a second on a quiet host, 290 on CI's).
 # uno-vm: icount
 # uno-timeout: 600
+# uno-cost: 117
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 

@@ -6,6 +6,7 @@
 # included.
 # uno-vm: icount
 # uno-timeout: 300
+# uno-cost: 91
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 

@@ -18,6 +18,7 @@
 # in one of six, a median of 20 KB.
 # uno-vm: icount
 # uno-timeout: 600
+# uno-cost: 259
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 

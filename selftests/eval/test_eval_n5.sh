@@ -6,6 +6,7 @@
 # index of their mean rates >= 0.95.
 # uno-vm: icount
 # uno-timeout: 600
+# uno-cost: 53
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 

@@ -17,6 +17,7 @@
 # in CI, that flow ended at 0.47 x the ideal time).
 # uno-vm: icount
 # uno-timeout: 900
+# uno-cost: 132
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 

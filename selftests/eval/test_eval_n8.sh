@@ -9,6 +9,7 @@
 # better), the other two are claims (ev_claim).
 # uno-vm: icount
 # uno-timeout: 1800
+# uno-cost: 98
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 

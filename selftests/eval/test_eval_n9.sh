@@ -12,6 +12,7 @@
 # our inter-DC BDPs (Documentation/testing.rst, "Findings").
 # uno-vm: icount
 # uno-timeout: 1500
+# uno-cost: 64
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 

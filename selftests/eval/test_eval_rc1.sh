@@ -28,6 +28,7 @@
 # messages, where a loss decides a message's FCT.
 # uno-vm: icount
 # uno-timeout: 600
+# uno-cost: 94
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 . "$(dirname "$0")/lib_rc.sh"

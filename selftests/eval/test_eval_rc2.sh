@@ -33,6 +33,7 @@
 # this buffer, pass the port at once.
 # uno-vm: icount
 # uno-timeout: 300
+# uno-cost: 132
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 . "$(dirname "$0")/lib_rc.sh"

@@ -13,6 +13,7 @@
 # sampler took one per 2.5 s.
 # uno-vm: icount
 # uno-timeout: 600
+# uno-cost: 162
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 

@@ -14,6 +14,7 @@
 # still has 11 samples.
 # uno-vm: icount
 # uno-timeout: 900
+# uno-cost: 272
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 

@@ -6,6 +6,7 @@
 # throughput ratio in [0.67, 1.5].
 # uno-vm: icount
 # uno-timeout: 600
+# uno-cost: 136
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 

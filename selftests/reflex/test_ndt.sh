@@ -50,6 +50,7 @@
 # second with a CPU hog beside the VM.
 # uno-vm: icount
 # uno-timeout: 180
+# uno-cost: 166
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 

@@ -21,11 +21,17 @@
 # one thread and never lets a second one run while the first spins, so
 # Linux's SMP bring-up hangs: one vCPU.
 #
+# What an icount VM measures does not depend on the host's load, so its
+# tests are dealt into UNO_VM_JOBS shards (default: the host's CPUs, at
+# most 4), longest first by each test's '# uno-cost: SECONDS' (its
+# seconds on the host there, else its timeout), and one icount VM per
+# shard runs at once; the host-clock VM runs alone, after them.
+#
 # Environment: KVER (kernel release), UNO_VM_ACCEL (tcg, the default, or
 # kvm), UNO_VM_MEM (MiB, default 2048), UNO_VM_ICOUNT (auto, the default:
-# as each test says; all; none), UNO_VM_CMDLINE (more kernel command line,
-# such as slub_debug=FZPU,skbuff_fclone_cache); UNO_EVAL_* variables are exported to the
-# tests (selftests/eval/lib_eval.sh).
+# as each test says; all; none), UNO_VM_JOBS, UNO_VM_CMDLINE (more kernel
+# command line, such as slub_debug=FZPU,skbuff_fclone_cache); UNO_EVAL_*
+# variables are exported to the tests (selftests/eval/lib_eval.sh).
 #
 # Exit status: 0 when every test passed or skipped; 1 otherwise.
 set -euo pipefail
@@ -118,8 +124,9 @@ mkdir -p "$top/build/vm" "$outdir"
 work=$(mktemp -d "$top/build/vm/run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# One VM at a time on this host: a second one would steal the first one's
-# CPU and so its measurements. A run from another shell waits its turn.
+# One run at a time on this host: a second one would steal the CPU of the
+# first one's host-clock VM and so its measurements. A run from another
+# shell waits its turn.
 exec 9> "${UNO_VM_LOCK:-/tmp/uno-vm.lock}"
 if ! flock -n 9; then
 	echo "# waiting for the VM of another run to end" >&2
@@ -146,30 +153,35 @@ number_tap() {
 	done
 }
 
+# header_of TEST KEY: the number on the test's '# uno-KEY: N' line.
+header_of() {
+	sed -n "s/^# uno-$2: *\([0-9][0-9]*\).*/\1/p" "$top/selftests/$1.sh" | head -n 1
+}
+
 # boot_vm CLOCK TEST...: one VM of that clock runs the tests (all of them
-# for a shell), its console into $console (a new $work/console-N.log), its
-# artefacts into $outdir.
+# for a shell) from the files in $vm_dir, its console into $console (a new
+# $work/console-SHARD-N.log), its artefacts into $outdir.
 boot_vm() {
 	local clock=$1 budget to t
 	shift
 	boots=$((boots + 1))
-	console=$work/console-$boots.log
+	console=$work/console-$shard-$boots.log
 	{
 		echo "UNO_TESTS=\"$*\""
 		echo "UNO_SHELL=$shell"
 		echo "UNO_TIMEOUT=$timeout"
 		# The evaluation's settings go through to the tests.
 		env | grep -E '^UNO_EVAL_[A-Z_]*=' | sed 's/^\([^=]*\)=\(.*\)$/export \1="\2"/' || true
-	} > "$work/run.conf"
-	"$top/selftests/vm/mkinitramfs.sh" "$kver" "$work/initramfs.cpio" "$work/run.conf"
-	rm -f "$work/out.img"
-	truncate -s 1G "$work/out.img"
+	} > "$vm_dir/run.conf"
+	"$top/selftests/vm/mkinitramfs.sh" "$kver" "$vm_dir/initramfs.cpio" "$vm_dir/run.conf"
+	rm -f "$vm_dir/out.img"
+	truncate -s 1G "$vm_dir/out.img"
 	# shellcheck disable=SC2046
 	local qemu=(qemu-system-x86_64 $(accel "$clock") -m "${UNO_VM_MEM:-2048}"
 		-nographic -no-reboot
-		-kernel "/boot/vmlinuz-$kver" -initrd "$work/initramfs.cpio"
+		-kernel "/boot/vmlinuz-$kver" -initrd "$vm_dir/initramfs.cpio"
 		-append "console=ttyS0 loglevel=2 panic=-1 oops=panic=0 net.ifnames=0 ${UNO_VM_CMDLINE:-}"
-		-drive "file=$work/out.img,format=raw,if=virtio" -nic none)
+		-drive "file=$vm_dir/out.img,format=raw,if=virtio" -nic none)
 	if [ $shell = 1 ]; then
 		"${qemu[@]}"
 		return
@@ -177,7 +189,7 @@ boot_vm() {
 	# The whole run may take the sum of the timeouts plus boot and slack.
 	budget=60
 	for t in "$@"; do
-		to=$(sed -n 's/^# uno-timeout: *\([0-9][0-9]*\).*/\1/p' "$top/selftests/$t.sh" | head -n 1)
+		to=$(header_of "$t" timeout)
 		budget=$((budget + ${to:-$timeout} + 10))
 	done
 	set +e
@@ -185,8 +197,7 @@ boot_vm() {
 		sed -un '/UNO-TAP-BEGIN/,/^UNO-TAP-END/{/UNO-TAP-/d; /^TAP version/d; /^1\.\./d; p}' |
 		number_tap
 	set -e
-	tar -xf "$work/out.img" -C "$outdir" 2>/dev/null || echo "# no artefacts came out of the VM" >&2
-	cat "$console" >> "$outdir/console.log"
+	tar -xf "$vm_dir/out.img" -C "$outdir" 2>/dev/null || echo "# no artefacts came out of the VM" >&2
 }
 
 # result_of TEST: the VM's TAP line for it, if a VM gave one.
@@ -216,7 +227,37 @@ run_vms() {
 	done
 }
 
-boots=0
+# shard N TEST...: the tests dealt into at most N shards, one line each:
+# longest first, each to the shard that has the least cost so far.
+shard() {
+	local n=$1 t c
+	shift
+	for t in "$@"; do
+		c=$(header_of "$t" cost)
+		[ -n "$c" ] || c=$(header_of "$t" timeout)
+		echo "${c:-$timeout} $t"
+	done | sort -k1,1nr -k2 | awk -v n="$n" '
+	{
+		k = 0
+		for (i = 1; i < n; i++)
+			if (load[i] < load[k])
+				k = i
+		load[k] += $1
+		tests[k] = tests[k] " " $2
+	}
+	END { for (i = 0; i < n; i++) if (tests[i] != "") print substr(tests[i], 2) }'
+}
+
+# run_shard CLOCK NAME FIRST TEST...: the VMs of one shard, their files in
+# $work/NAME, their TAP numbered from FIRST + 1.
+run_shard() {
+	local clock=$1
+	shard=$2 done_tests=$3 boots=0 vm_dir=$work/$2
+	shift 3
+	mkdir -p "$vm_dir"
+	run_vms "$clock" "$@"
+}
+
 host_tests= icount_tests=
 for t in $tests; do
 	case $(clock_of "$t") in
@@ -226,19 +267,34 @@ for t in $tests; do
 done
 
 if [ $shell = 1 ]; then
+	shard=shell boots=0 vm_dir=$work/shell
+	mkdir -p "$vm_dir"
 	boot_vm "$([ "${UNO_VM_ICOUNT:-auto}" = all ] && echo icount || echo host)"
 	exit
 fi
 
-: > "$outdir/console.log"
 echo "TAP version 13"
 echo "1..$(echo $tests | wc -w)"
-done_tests=0
+# The icount shards at once, each printing when all have ended; the
+# order they print in is the order the tests are counted in.
+njobs=${UNO_VM_JOBS:-$(nproc)}
+[ "${UNO_VM_JOBS:-}" ] || [ "$njobs" -le 4 ] || njobs=4
 # shellcheck disable=SC2086
-[ -z "$icount_tests" ] || run_vms icount $icount_tests
-done_tests=$(echo $icount_tests | wc -w)
+mapfile -t shards < <(shard "$njobs" $icount_tests)
+icount_tests= first=0
+for i in "${!shards[@]}"; do
+	# shellcheck disable=SC2086
+	run_shard icount "icount$i" $first ${shards[i]} > "$work/icount$i.tap" &
+	icount_tests="$icount_tests ${shards[i]}"
+	first=$((first + $(echo ${shards[i]} | wc -w)))
+done
+wait
+for i in "${!shards[@]}"; do
+	cat "$work/icount$i.tap"
+done
 # shellcheck disable=SC2086
-[ -z "$host_tests" ] || run_vms host $host_tests
+[ -z "$host_tests" ] || run_shard host host $first $host_tests
+cat "$work"/console-*.log > "$outdir/console.log"
 
 # Count, and name every test that left no result (VM died or hung).
 passed=0 failed=0 skipped=0 n=0
