@@ -23,7 +23,9 @@
 # half it loses at most what its explorations would if every one of them
 # were sent there: 2 x explorations / COUNT of SPRAY's second-half loss
 # (its first BDP_PKTS packets all explore, so fewer are).
+# uno-vm: icount
 # uno-timeout: 180
+# uno-cost: 45
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 . "$(dirname "$0")/lib_lb.sh"

@@ -16,7 +16,9 @@
 # core routers, reached through two tiers that hash each packet in turn:
 # each core's quarter shows that the aggregation tier does not repeat the
 # edge's choice (polarisation, which would leave two cores idle).
+# uno-vm: icount
 # uno-timeout: 240
+# uno-cost: 128
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 . "$(dirname "$0")/lib_lb.sh"

@@ -7,7 +7,9 @@
 # checksums and untouched bytes, and every frame they must pass unharmed
 # (userspace/bpf/lb_prog_test.cc). On the host the same binary is a unit
 # test; here no test may be skipped.
+# uno-vm: icount
 # uno-timeout: 120
+# uno-cost: 3
 . "$(dirname "$0")/../lib/testbed.sh"
 
 tb_gtest lb_prog_test "${LB_PROG_TEST:-/uno/bin/lb_prog_test}"

@@ -37,7 +37,9 @@
 # of its segments into the hole, and TCP backs off on every loss: its flow
 # takes more than twice ARCANE's time, or does not complete in five times
 # it (a claim).
+# uno-vm: icount
 # uno-timeout: 300
+# uno-cost: 110
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 . "$(dirname "$0")/lib_lb.sh"

@@ -22,7 +22,9 @@
 # there before, while a flow runs through the device: every datagram is
 # answered, and again nothing is left but that clsact (the runner also
 # fails the test on any kernel warning).
+# uno-vm: icount
 # uno-timeout: 240
+# uno-cost: 204
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 . "$(dirname "$0")/lib_lb.sh"

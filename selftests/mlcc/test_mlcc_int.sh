@@ -22,7 +22,9 @@
 # (the median of ten readings):
 # at least 0.9 saturated (u_tx = 1, plus the queue), and under 0.7 paced
 # at 20 of 50 Mbit/s (0.4; the 100 Mbit/s port reads 0.2).
+# uno-vm: icount
 # uno-timeout: 180
+# uno-cost: 88
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 . "$(dirname "$0")/lib_mlcc.sh"

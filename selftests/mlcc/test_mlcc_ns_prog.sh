@@ -10,7 +10,9 @@
 # malformed and truncated frames changing nothing
 # (userspace/bpf/mlcc_ns_prog_test.cc). On the host the same binary is a
 # unit test; here no test may be skipped.
+# uno-vm: icount
 # uno-timeout: 120
+# uno-cost: 4
 . "$(dirname "$0")/../lib/testbed.sh"
 
 tb_gtest mlcc_ns_prog_test "${MLCC_NS_PROG_TEST:-/uno/bin/mlcc_ns_prog_test}"

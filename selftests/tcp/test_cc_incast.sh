@@ -8,7 +8,9 @@
 # 1.2 x its ideal time (64 MB at the link rate); the flows share fairly:
 # Jain's index of their mean rates (size / FCT) >= 0.95 (both claims,
 # tb_claim: see below). dctcp runs the same incast for the record.
+# uno-vm: icount
 # uno-timeout: 300
+# uno-cost: 59
 . "$(dirname "$0")/../lib/testbed.sh"
 
 RATE=${RATE:-300}

@@ -18,7 +18,9 @@
 # silently (a u32 filter on the WAN on its source port): its packets are
 # lost on every send, coding rebuilds them and an RTO resends on the next
 # sub-flow, so every message must still complete byte-exact.
+# uno-vm: icount
 # uno-timeout: 300
+# uno-cost: 51
 . "$(dirname "$0")/../lib/testbed.sh"
 
 UNORC=${UNORC:-/uno/bin/unorc}
