@@ -325,8 +325,8 @@ plot $parts"
 
 	EOF
 	if cat "$eval_dir"/*.json 2>/dev/null | jq -e -s 'any(.profile == "check")' > /dev/null; then
-		printf '**Some tables below come from the reduced runs of make check (profile\n'
-		printf '`check`: shorter, fewer variants), not from make eval: see each\n'
+		printf '**Some tables below come from reduced runs (profile `check`: shorter,\n'
+		printf 'fewer variants, as make vmtest runs them), not from make eval: see each\n'
 		printf "scenario's profile line.**\n\n"
 	fi
 	for s in $ORDER; do
