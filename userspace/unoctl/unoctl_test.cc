@@ -23,6 +23,7 @@
 #include "mlcc.h"
 #include "qdisc.h"
 #include "rc.h"
+#include "reflex.h"
 // after nlohmann/json.hpp: core_user.h defines noinline
 #include "core_types.h"
 #include "hpcc_core.h"
@@ -952,3 +953,45 @@ TEST(ReflexNdt, TheFlows)
 		  std::string::npos);
 }
 
+
+// reflex show's host element: the counters not zero, and each socket's
+// record with every field of struct rfx_flow_info under its own key.
+TEST(ReflexShow, AHostsFlows)
+{
+	uno::RfxStatus s;
+	s.role = RFX_ROLE_HOST;
+	s.cfg.k = 6;
+	s.cfg.port = 5404;
+	s.stats[RFX_STAT_FB_ACCEPTED] = 25;
+	s.stats[RFX_STAT_FB_STALE] = 1;
+
+	uno::RfxHostFlow f{};
+	f.key.saddr = htonl(0x0a640101);
+	f.key.daddr = htonl(0x0ac80101);
+	f.key.sport = htons(38602);
+	f.key.dport = htons(5201);
+	rfx_flow_info &i = f.info;
+	i.reflex = 1;
+	i.first_cut_ns = 1000;
+	i.first_fb_ns = 900;
+	i.episode_ns = 800;
+	i.loop_ns = 50;
+	i.cut_wait_ns = 150;
+	i.rate_Bps = 6250000;
+	i.cwnd = 3;
+	i.cuts = 6;
+	i.samples_src = 25;
+	i.samples_e2e = 40;
+	i.fb_accepted = 25;
+	i.fb_stale = 1;
+	i.fb_bad_rtt = 2;
+	s.host_flows.push_back(f);
+
+	EXPECT_EQ(unoctl::reflex_json(s).dump(),
+		  R"({"counters":{"fb_accepted":25,"fb_stale":1},)"
+		  R"("flows":[{"cut_wait_ns":150,"cuts":6,"cwnd":3,"dst":"10.200.1.1:5201",)"
+		  R"("episode_ns":800,"fb_accepted":25,"fb_bad_rtt":2,"fb_stale":1,)"
+		  R"("first_cut_ns":1000,"first_fb_ns":900,"loop_ns":50,"rate_Bps":6250000,)"
+		  R"("reflex":true,"samples_e2e":40,"samples_src":25,"src":"10.100.1.1:38602"}],)"
+		  R"("k":6,"port":5404,"role":"host"})");
+}
