@@ -52,6 +52,14 @@ while getopts "so:t:" opt; do
 done
 shift $((OPTIND - 1))
 
+# The icount shards: the host's CPUs, at most 4, unless UNO_VM_JOBS says.
+njobs=${UNO_VM_JOBS:-$(nproc)}
+[ -n "${UNO_VM_JOBS:-}" ] || [ "$njobs" -le 4 ] || njobs=4
+if ! [[ $njobs =~ ^[1-9][0-9]*$ ]]; then
+	echo "run.sh: UNO_VM_JOBS must be a positive number of VMs, not '$njobs'" >&2
+	exit 2
+fi
+
 all_tests() {
 	(cd "$top/selftests" && find . -path ./vm -prune -o -name 'test_*.sh' -print |
 		sed 's|^\./||; s|\.sh$||' | sort)
@@ -277,8 +285,6 @@ echo "TAP version 13"
 echo "1..$(echo $tests | wc -w)"
 # The icount shards at once, each printing when all have ended; the
 # order they print in is the order the tests are counted in.
-njobs=${UNO_VM_JOBS:-$(nproc)}
-[ "${UNO_VM_JOBS:-}" ] || [ "$njobs" -le 4 ] || njobs=4
 # shellcheck disable=SC2086
 mapfile -t shards < <(shard "$njobs" $icount_tests)
 icount_tests= first=0

@@ -3,7 +3,9 @@
 # must catch (exit code, kernel splat in dmesg, timeout), a skip, and a test
 # that checks the cleanup after a timeout; the run must fail, each test
 # must get the verdict it deserves, and the tests after a splat must run in
-# a fresh VM. Prints TAP and 'N passed, N failed'.
+# a fresh VM. Then three of them in two icount shards, which must print
+# and count as one run, and a shard count of 0, which must be refused.
+# Prints TAP and 'N passed, N failed'.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,7 +30,18 @@ expect() {
 	fi
 }
 
-echo "1..8"
+# The icount VMs in two shards: dealt by cost (these have none, so by the
+# default timeout, then by name), one VM each at once, their TAP printed
+# in shard order and numbered through; and a shard count that is no
+# number refused before any VM boots.
+shards=$out/shards.log
+UNO_VM_ICOUNT=all UNO_VM_JOBS=2 "$top/selftests/vm/run.sh" -o "$out/shards" \
+	vm/selftest/{pass_clean,skip,fail_exit} > "$shards" 2>&1
+UNO_VM_JOBS=0 "$top/selftests/vm/run.sh" -o "$out/shards" vm/selftest/pass_clean \
+	> "$out/jobs0.log" 2>&1
+jobs0_rc=$?
+
+echo "1..12"
 n=$((n + 1))
 if [ $rc -ne 0 ]; then
 	echo "ok $n - the run fails (exit $rc)"
@@ -45,5 +58,19 @@ expect "a hung test is killed at its timeout" '^not ok 3 - fail_timeout # timeou
 expect "the next test finds the VM clean" '^ok 4 - pass_clean'
 expect "exit 4 is a skip" '^ok 5 - skip # SKIP'
 expect "the closing line counts them" '^1 passed, 3 failed, 1 skipped$'
+log=$shards
+expect "icount shards: the first shard's tests first" '^not ok 1 - fail_exit # exit 1$'
+expect "icount shards: numbered through the second shard" '^ok 3 - pass_clean'
+expect "icount shards: counted once each" '^1 passed, 1 failed, 1 skipped$'
+log=$out/jobs0.log
+n=$((n + 1))
+if [ $jobs0_rc = 2 ] && grep -q "UNO_VM_JOBS must be a positive number" "$log"; then
+	echo "ok $n - a shard count of 0 is refused"
+	passed=$((passed + 1))
+else
+	echo "not ok $n - a shard count of 0 is refused (exit $jobs0_rc)"
+	sed 's/^/# /' "$log"
+	failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
