@@ -31,6 +31,11 @@ mkdir -p "$log"
 
 passed=0 failed=0 skipped=0
 
+# phase NAME: its heading, with the time make check has taken so far.
+phase() {
+	printf '== %s (at %d:%02d)\n' "$1" $((SECONDS / 60)) $((SECONDS % 60))
+}
+
 # Add the counts of a runner's 'N passed, N failed[, N skipped]' line.
 count() {
 	local line
@@ -47,6 +52,7 @@ count() {
 }
 
 scripts/install-deps.sh || exit 1
+phase "build"
 # Without debug info (userspace/CMakeLists.txt: Release).
 if ! make --no-print-directory all CMAKE_BUILD_TYPE=Release > "$log/build.log" 2>&1; then
 	cat "$log/build.log"
@@ -61,7 +67,7 @@ static_checks="sparse checkpatch"
 for check in $static_checks; do
 	{ make --no-print-directory "$check" > "$log/$check.log" 2>&1; echo $? > "$log/$check.rc"; } &
 done
-echo "== unit tests"
+phase "unit tests"
 ctest --test-dir build/userspace -j2 --output-on-failure 2>&1 | tee "$log/ctest.log"
 total=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' "$log/ctest.log")
 if [ -n "$total" ]; then
@@ -72,7 +78,7 @@ elif grep -q "No tests were found" "$log/ctest.log"; then
 fi
 count "$log/ctest.count" ctest
 
-echo "== static checks"
+phase "static checks"
 wait
 for check in $static_checks; do
 	cat "$log/$check.log"
@@ -83,13 +89,14 @@ for check in $static_checks; do
 	fi
 done
 
-echo "== VM runner self-test"
+phase "VM runner self-test"
 selftests/vm/selftest.sh 2>&1 | tee "$log/vm-selftest.log"
 count "$log/vm-selftest.log" "VM runner self-test"
 
-echo "== VM tests"
+phase "VM tests"
 selftests/vm/run.sh "${vm_tests[@]}" 2>&1 | tee "$log/vm.log"
 count "$log/vm.log" "VM tests"
 
+phase "end"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

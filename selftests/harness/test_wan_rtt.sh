@@ -4,7 +4,9 @@
 # intra-DC sender's (the hosts' own share, up to 2 ms on a slow TCG host),
 # matches the WAN delay netem adds (20 ms round trip) within 10 %, and
 # netem sits on the WAN link only: the intra-DC RTT stays far below it.
+# uno-vm: icount
 # uno-timeout: 60
+# uno-cost: 11
 . "$(dirname "$0")/../lib/testbed.sh"
 
 TB_WAN_RTT=20

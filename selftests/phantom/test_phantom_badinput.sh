@@ -11,7 +11,9 @@
 # create nothing. Then good changes go through in bytes, and a new qdisc
 # takes its defaults: burst two packets of the device MTU, ramps at their
 # fractions of the sizes it was given.
+# uno-vm: icount
 # uno-timeout: 120
+# uno-cost: 105
 . "$(dirname "$0")/../lib/testbed.sh"
 
 tb_dumbbell 1 0

@@ -38,7 +38,9 @@
 # level that the observed arrivals produce at its departure (the counter
 # replayed from the arrival times), so the comparison does not depend on
 # the source keeping a perfectly even pace.
+# uno-vm: icount
 # uno-timeout: 300
+# uno-cost: 100
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_phantom.sh"
 

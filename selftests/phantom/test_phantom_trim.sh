@@ -22,7 +22,9 @@
 # half the queue, counts as many pauses as the replayed backlog makes:
 # rises above X_off, each after a fall to X_on, two packets of the MTU
 # below.
+# uno-vm: icount
 # uno-timeout: 240
+# uno-cost: 114
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_phantom.sh"
 
