@@ -93,6 +93,7 @@ ev_init() {
 	[ "$_rtt_us" -gt 0 ] || _rtt_us=$((EV_INTRA_US + TB_WAN_RTT * 1000))
 	EV_PQ_SIZE=$((EV_C / 1000 * _rtt_us / 1000))
 	tb_qdisc_sampler "$TB_BOTTLENECK_NS" "$TB_BOTTLENECK_DEV" "$EV_QDISC_DT"
+	tb_cpu_sampler 1
 	EV_QLOG="$OUT_DIR/qdisc-$TB_BOTTLENECK_NS-$TB_BOTTLENECK_DEV.jsonl"
 }
 
@@ -144,6 +145,7 @@ ev_begin() {
 	esac
 	tb_receiver_cc "$(ev_cc "$1" intra)"
 	read -r EV_T0 _ < /proc/uptime
+	EV_CPU0=$(head -n 1 /proc/stat)
 	: > "$TB_RUN/metrics"
 }
 
@@ -173,11 +175,40 @@ ev_claim() {
 	fi
 }
 
+# ev_cpu_metrics: where the VM's CPUs went since ev_begin, as shares of
+# all their time (/proc/stat's first line, whose guest time is in user
+# already): user (the tools: unoperf, tc, jq), system, softirq (the
+# packets' path through every namespace) and idle; and from
+# tb_cpu_sampler's series, the seconds in which they were busy, idle
+# under 5 % of the time. A host-clock VM with no CPU to spare paces,
+# forwards and ACKs late, and its ports idle while its flows crawl: an
+# FCT of the emulator, not of the law.
+ev_cpu_metrics() {
+	echo "$EV_CPU0
+$(head -n 1 /proc/stat)" | awk '
+		{ u[NR] = $2 + $3; s[NR] = $4 + $7; q[NR] = $8; i[NR] = $5 + $6
+		  t[NR] = 0; for (f = 2; f <= 9; f++) t[NR] += $f }
+		END {
+			d = t[2] - t[1]
+			if (d <= 0) d = 1
+			printf "vm_user_fraction %.3f\nvm_system_fraction %.3f\n", (u[2] - u[1]) / d, (s[2] - s[1]) / d
+			printf "vm_softirq_fraction %.3f\nvm_idle_fraction %.3f\n", (q[2] - q[1]) / d, (i[2] - i[1]) / d
+		}' >> "$TB_RUN/metrics"
+	[ -s "$OUT_DIR/cpu.txt" ] || return 0
+	awk -v t0="$EV_T0" -v t1="$EV_T1" '
+		$1 < t0 || $1 > t1 { next }
+		{ t = 0; for (f = 2; f <= 9; f++) t += $f; i = $5 + $6 }
+		seen && t > pt && (i - pi) / (t - pt) < 0.05 { busy += $1 - pu }
+		{ seen = 1; pu = $1; pt = t; pi = i }
+		END { printf "vm_busy_s %.1f\n", busy }' "$OUT_DIR/cpu.txt" >> "$TB_RUN/metrics"
+}
+
 # ev_end: the port's counters and queue percentiles since ev_begin (or
 # over [EV_W0, EV_W1] for the queue when set), into the variant's result
 # $TB_RUN/ev-VARIANT.json with every ev_metric and any $TB_RUN/flows.json.
 ev_end() {
 	read -r EV_T1 _ < /proc/uptime
+	ev_cpu_metrics
 	sleep "$EV_QDISC_DT"
 	_q=$(tb_exec "$TB_BOTTLENECK_NS" $TC -s -j qdisc show dev "$TB_BOTTLENECK_DEV")
 	_w0=${EV_W0:-$EV_T0} _w1=${EV_W1:-$EV_T1}

@@ -78,6 +78,7 @@ mx_init() {
 	tb_qdisc_sampler torb b1 "$EV_QDISC_DT"
 	EV_QLOG="$OUT_DIR/qdisc-torb-b1.jsonl"
 	tb_qdisc_sampler borb down0 "$EV_QDISC_DT"
+	tb_cpu_sampler 1
 	MX_DCI_QLOG="$OUT_DIR/qdisc-borb-down0.jsonl"
 	$UNOCTL cc bpf register mlcc || tb_die "unoctl cc bpf register mlcc"
 	tb_need_cc bpf_mlcc

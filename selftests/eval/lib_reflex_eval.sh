@@ -114,6 +114,7 @@ rx_init() {
 	EV_QLOG="$OUT_DIR/qdisc-torb-b1.jsonl"
 	tb_qdisc_sampler torb b2 "$EV_QDISC_DT"
 	tb_qdisc_sampler tora up0 "$EV_QDISC_DT"
+	tb_cpu_sampler 1
 	RX_SRC_QLOG="$OUT_DIR/qdisc-tora-up0.jsonl"
 }
 

@@ -82,6 +82,7 @@ tb_set_param tcp_swift link_rate_mbps $EV_RATE
 tb_set_param tcp_swift base_rtt_ns $((EV_INTRA_US * 1000))
 tb_set_param tcp_timely link_rate_mbps $EV_RATE
 tb_qdisc_sampler tora up0 "$EV_QDISC_DT"
+tb_cpu_sampler 1
 EV_QLOG="$OUT_DIR/qdisc-tora-up0.jsonl"
 
 # MLCC: every sender without TCP timestamps (the data option's room),

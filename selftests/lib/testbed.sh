@@ -648,6 +648,20 @@ tb_qdisc_sampler() {
 	echo $! >> "$TB_RUN/pids"
 }
 
+# tb_cpu_sampler INTERVAL_S: every INTERVAL, the VM's CPU time so far
+# (/proc/stat's first line, in USER_HZ: user nice system idle iowait irq
+# softirq steal) after /proc/uptime, as lines of $OUT_DIR/cpu.txt, until
+# tb_cleanup. It reads with shell builtins: a sleep is all it costs.
+tb_cpu_sampler() {
+	(
+		while read -r _up _ < /proc/uptime && read -r _ _cpu < /proc/stat; do
+			echo "$_up $_cpu"
+			sleep "$1"
+		done
+	) >> "$OUT_DIR/cpu.txt" 2>/dev/null &
+	echo $! >> "$TB_RUN/pids"
+}
+
 # tb_pct PCT: the PCT-th percentile (nearest rank) of the numbers on
 # stdin, one a line; 0 if there are none.
 tb_pct() {
