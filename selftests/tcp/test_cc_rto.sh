@@ -13,10 +13,15 @@
 # tcpi_backoff, the timeouts in a row), the first after the first
 # timeout, the window fell by exactly the timeouts between them times the
 # MSS. (Before the modules took .set_state, it fell by nothing.)
+# uno-vm: icount
 # uno-timeout: 180
+# uno-cost: 45
 . "$(dirname "$0")/../lib/testbed.sh"
 
 RATE=20M
+# The icount VM's idle RTT is some 40 us, where the laws' BDP at 1 Gbit/s
+# is under a segment: a 2 ms line on the receiver's egress gives it 60.
+TB_HOST_RTT=2
 BLACKOUT=3.5
 PORT=5300
 
