@@ -25,7 +25,7 @@
 # (its first BDP_PKTS packets all explore, so fewer are).
 # uno-vm: icount
 # uno-timeout: 180
-# uno-cost: 45
+# uno-cost: 38
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 . "$(dirname "$0")/lib_lb.sh"

@@ -18,7 +18,7 @@
 # edge's choice (polarisation, which would leave two cores idle).
 # uno-vm: icount
 # uno-timeout: 240
-# uno-cost: 128
+# uno-cost: 129
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 . "$(dirname "$0")/lib_lb.sh"

@@ -9,7 +9,7 @@
 # test; here no test may be skipped.
 # uno-vm: icount
 # uno-timeout: 120
-# uno-cost: 3
+# uno-cost: 4
 . "$(dirname "$0")/../lib/testbed.sh"
 
 tb_gtest lb_prog_test "${LB_PROG_TEST:-/uno/bin/lb_prog_test}"

@@ -39,7 +39,7 @@
 # it (a claim).
 # uno-vm: icount
 # uno-timeout: 300
-# uno-cost: 110
+# uno-cost: 111
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 . "$(dirname "$0")/lib_lb.sh"

@@ -24,7 +24,7 @@
 # fails the test on any kernel warning).
 # uno-vm: icount
 # uno-timeout: 240
-# uno-cost: 204
+# uno-cost: 196
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 . "$(dirname "$0")/lib_lb.sh"

@@ -67,7 +67,7 @@
 # and a1-bora's base RTT 38 us.
 # uno-vm: icount
 # uno-timeout: 400
-# uno-cost: 178
+# uno-cost: 154
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 

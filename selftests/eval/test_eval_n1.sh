@@ -12,7 +12,7 @@
 # Adapt's marked-bytes gate and pacing also ran at 0.75 on the same host.
 # uno-vm: icount
 # uno-timeout: 300
-# uno-cost: 87
+# uno-cost: 71
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 

@@ -7,7 +7,7 @@
 # by <= 10 % of it; small, within 2.0 x the ideal.
 # uno-vm: icount
 # uno-timeout: 600
-# uno-cost: 49
+# uno-cost: 45
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_eval.sh"
 

@@ -6,7 +6,7 @@
 # netem sits on the WAN link only: the intra-DC RTT stays far below it.
 # uno-vm: icount
 # uno-timeout: 60
-# uno-cost: 11
+# uno-cost: 8
 . "$(dirname "$0")/../lib/testbed.sh"
 
 TB_WAN_RTT=20

@@ -44,7 +44,7 @@
 # sender's timers fired late, not the loops (Jain 0.89 in one CI run).
 # uno-vm: icount
 # uno-timeout: 400
-# uno-cost: 263
+# uno-cost: 271
 # EMU-A's MTU (mlcc.md 5.7), where B RTT_D is ten packets: at the
 # testbed's 4000 bytes it was four, one packet queued moved HPCC's U by a
 # quarter, and the two flows split the port 0.10-0.29 to 0.71-0.90

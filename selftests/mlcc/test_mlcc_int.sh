@@ -24,7 +24,7 @@
 # at 20 of 50 Mbit/s (0.4; the 100 Mbit/s port reads 0.2).
 # uno-vm: icount
 # uno-timeout: 180
-# uno-cost: 88
+# uno-cost: 95
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 . "$(dirname "$0")/lib_mlcc.sh"

@@ -42,7 +42,7 @@
 # R_NS at the line rate.
 # uno-vm: icount
 # uno-timeout: 300
-# uno-cost: 167
+# uno-cost: 163
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 . "$(dirname "$0")/lib_mlcc.sh"

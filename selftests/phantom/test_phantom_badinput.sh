@@ -13,7 +13,7 @@
 # fractions of the sizes it was given.
 # uno-vm: icount
 # uno-timeout: 120
-# uno-cost: 105
+# uno-cost: 87
 . "$(dirname "$0")/../lib/testbed.sh"
 
 tb_dumbbell 1 0

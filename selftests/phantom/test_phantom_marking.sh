@@ -40,7 +40,7 @@
 # the source keeping a perfectly even pace.
 # uno-vm: icount
 # uno-timeout: 300
-# uno-cost: 100
+# uno-cost: 97
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_phantom.sh"
 

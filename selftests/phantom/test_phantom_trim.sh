@@ -24,7 +24,7 @@
 # below.
 # uno-vm: icount
 # uno-timeout: 240
-# uno-cost: 114
+# uno-cost: 120
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/lib_phantom.sh"
 

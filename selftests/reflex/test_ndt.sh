@@ -50,7 +50,7 @@
 # second with a CPU hog beside the VM.
 # uno-vm: icount
 # uno-timeout: 180
-# uno-cost: 166
+# uno-cost: 165
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../unod/lib_unod.sh"
 

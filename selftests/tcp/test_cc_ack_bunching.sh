@@ -16,7 +16,7 @@
 # (Documentation/testing.rst, "Findings").
 # uno-vm: icount
 # uno-timeout: 420
-# uno-cost: 177
+# uno-cost: 146
 . "$(dirname "$0")/../lib/testbed.sh"
 . "$(dirname "$0")/../eval/lib_eval.sh"
 

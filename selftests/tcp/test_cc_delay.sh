@@ -25,7 +25,7 @@
 # VM's own clock it filled 0.84 (bpf_timely 0.85).
 # uno-vm: icount
 # uno-timeout: 600
-# uno-cost: 233
+# uno-cost: 255
 . "$(dirname "$0")/../lib/testbed.sh"
 
 RATE=100

@@ -10,7 +10,7 @@
 # tb_claim: see below). dctcp runs the same incast for the record.
 # uno-vm: icount
 # uno-timeout: 300
-# uno-cost: 59
+# uno-cost: 57
 . "$(dirname "$0")/../lib/testbed.sh"
 
 RATE=${RATE:-300}

@@ -20,7 +20,7 @@
 # sub-flow, so every message must still complete byte-exact.
 # uno-vm: icount
 # uno-timeout: 300
-# uno-cost: 51
+# uno-cost: 46
 . "$(dirname "$0")/../lib/testbed.sh"
 
 UNORC=${UNORC:-/uno/bin/unorc}

@@ -47,7 +47,7 @@
 # more than one packet, so never trimmed.
 # uno-vm: icount
 # uno-timeout: 300
-# uno-cost: 104
+# uno-cost: 115
 . "$(dirname "$0")/../lib/testbed.sh"
 
 UNORC=${UNORC:-/uno/bin/unorc}
