@@ -18,7 +18,8 @@ mkdir -p "$plots"
 ORDER="N1 N2 N3 N4 N5 N6 N8 N9 N16 S11.3 S11.5 S11.6 S11.8 RC1 RC2 LB M1 M2 M3 M4 M5 RX1 RX2 RX3"
 
 # table FILE: the scenario's table: a row per variant, its columns, and
-# its checks.
+# its checks; and where the run recorded it (lib_eval.sh's
+# ev_cpu_metrics), the seconds the VM had no CPU to spare.
 table() {
 	jq -r '
 		def fmt: if . == null then "-" elif type == "number" then
@@ -26,7 +27,8 @@ table() {
 			 elif (. | fabs) >= 100 then (. | round | tostring)
 			 else ((. * 1000 | round) / 1000 | tostring) end)
 			else tostring end;
-		.columns as $c |
+		(.columns + (if [.variants[].metrics.vm_busy_s] | any(. != null)
+			then [["vm_busy_s", "VM busy s"]] else [] end)) as $c |
 		"| variant | CC intra / inter | " + ($c | map(.[1]) | join(" | ")) + " | checks |",
 		"|---|---|" + ($c | map("---:") | join("|")) + "|---|",
 		(.variants | to_entries[] | .value as $v |
