@@ -18,17 +18,23 @@ mkdir -p "$out"
 rc=$?
 
 n=0 passed=0 failed=0
-expect() {
+# check NAME COMMAND...: one TAP line, ok if COMMAND succeeds; on a
+# failure, $log after it.
+check() {
+	_name=$1
+	shift
 	n=$((n + 1))
-	if grep -qE "$2" "$log"; then
-		echo "ok $n - $1"
+	if "$@"; then
+		echo "ok $n - $_name"
 		passed=$((passed + 1))
 	else
-		echo "not ok $n - $1"
+		echo "not ok $n - $_name"
 		sed 's/^/# /' "$log"
 		failed=$((failed + 1))
 	fi
 }
+# expect NAME REGEX: ok if a line of $log matches.
+expect() { check "$1" grep -qE "$2" "$log"; }
 
 # The icount VMs in two shards: dealt by cost (these have none, so by the
 # default timeout, then by name), one VM each at once, their TAP printed
@@ -41,15 +47,8 @@ UNO_VM_JOBS=0 "$top/selftests/vm/run.sh" -o "$out/shards" vm/selftest/pass_clean
 	> "$out/jobs0.log" 2>&1
 jobs0_rc=$?
 
-echo "1..12"
-n=$((n + 1))
-if [ $rc -ne 0 ]; then
-	echo "ok $n - the run fails (exit $rc)"
-	passed=$((passed + 1))
-else
-	echo "not ok $n - the run fails (exit 0)"
-	failed=$((failed + 1))
-fi
+echo "1..13"
+check "the run fails (exit $rc)" [ $rc -ne 0 ]
 expect "a failing exit code fails its test" '^not ok 1 - fail_exit # exit 1$'
 expect "a WARNING in dmesg fails its test" '^not ok 2 - fail_splat # kernel splat in dmesg$'
 expect "a splat ends the VM, a fresh one runs the rest" \
@@ -63,14 +62,7 @@ expect "icount shards: the first shard's tests first" '^not ok 1 - fail_exit # e
 expect "icount shards: numbered through the second shard" '^ok 3 - pass_clean'
 expect "icount shards: counted once each" '^1 passed, 1 failed, 1 skipped$'
 log=$out/jobs0.log
-n=$((n + 1))
-if [ $jobs0_rc = 2 ] && grep -q "UNO_VM_JOBS must be a positive number" "$log"; then
-	echo "ok $n - a shard count of 0 is refused"
-	passed=$((passed + 1))
-else
-	echo "not ok $n - a shard count of 0 is refused (exit $jobs0_rc)"
-	sed 's/^/# /' "$log"
-	failed=$((failed + 1))
-fi
+check "a shard count of 0 is refused (exit $jobs0_rc)" [ $jobs0_rc = 2 ]
+expect "a shard count of 0: the message says why" "UNO_VM_JOBS must be a positive number"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
